@@ -83,30 +83,34 @@ class _SeamConnection:
         self.host = host
         self.port = port
         self.timeout = timeout
+        # PyGithub's Requester hands out its last connection after releasing its lock, so two
+        # threads can share one object: keep each thread's pending request apart.
+        self._pending = threading.local()
 
     def request(
         self, verb: str, url: str, input: Any, headers: dict[str, str], stream: bool = False
     ) -> None:
-        self.verb, self.url, self.input, self.headers = verb, url, input, headers
+        self._pending.request = (verb, url, input, headers)
 
     def getresponse(self) -> _PyGithubResponse:
+        verb, path, data, headers = self._pending.request
         netloc = self.host if self.port is None else f"{self.host}:{self.port}"
         with _SEAMS_LOCK:
             http = _SEAMS.get(netloc.lower())
         if http is None:
             raise UpstreamError("refused", f"no configured GitHub API at {self.host}")
-        url = f"{self.scheme}://{netloc}{self.url}"
-        data = self.input
+        url = f"{self.scheme}://{netloc}{path}"
         if isinstance(data, str):
             data = data.encode("utf-8")
         resp = http.send(
-            self.verb,
+            verb,
             url,
-            headers=dict(self.headers),
+            headers=dict(headers),
             data=data,
             what="GitHub API",
             category=_category(urlsplit(url).path),
             timeout=self.timeout,
+            idempotent=verb.upper() != "POST",  # never create an issue twice
         )
         return _PyGithubResponse(resp)
 
@@ -187,6 +191,7 @@ class GitHubClient:
             retry=None,
             seconds_between_requests=None,
             seconds_between_writes=write_interval,
+            lazy=True,
         )
 
     # -- errors ---------------------------------------------------------------------------
@@ -203,7 +208,7 @@ class GitHubClient:
         return UpstreamError("bad_response", f"{what}: GitHub gave an answer depbot cannot read")
 
     def _repo(self, full_name: str) -> Any:
-        return self.gh.get_repo(full_name, lazy=True)
+        return self.gh.get_repo(full_name)  # lazy: the client is built with lazy=True
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -223,7 +228,7 @@ class GitHubClient:
                 out.append(
                     Release(
                         tag=rel.tag_name or "",
-                        name=rel.title or "",
+                        name=rel.name or "",
                         body=rel.body or "",
                         url=rel.html_url or "",
                         prerelease=bool(rel.prerelease),
@@ -235,6 +240,39 @@ class GitHubClient:
             raise self._error(exc, f"releases of {full_name}") from None
         return out
 
+    def iter_releases(self, full_name: str) -> Iterator[Release]:
+        """Published releases, newest first, fetched lazily 100 a page (``Link`` pagination).
+
+        The caller stops iterating when it has seen enough; no page is fetched before needed.
+        """
+        try:
+            for rel in self._repo(full_name).get_releases():
+                if rel.draft:
+                    continue
+                yield Release(
+                    tag=rel.tag_name or "",
+                    name=rel.name or "",
+                    body=rel.body or "",
+                    url=rel.html_url or "",
+                    prerelease=bool(rel.prerelease),
+                )
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc, f"releases of {full_name}") from None
+
+    def tags(self, full_name: str, *, max_items: int = 500) -> list[str]:
+        """Tag names of the repository (at most ``max_items``, 100 a page)."""
+        out: list[str] = []
+        try:
+            for tag in self._repo(full_name).get_tags():
+                name = tag.name
+                if isinstance(name, str) and name:
+                    out.append(name)
+                if len(out) >= max_items:
+                    break
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc, f"tags of {full_name}") from None
+        return out
+
     def list_dir(self, full_name: str, path: str = "", ref: str | None = None) -> list[Entry]:
         try:
             kwargs = {"ref": ref} if ref else {}
@@ -242,6 +280,12 @@ class GitHubClient:
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"folder '{path or '/'}' of {full_name}") from None
         if not isinstance(items, list):
+            raw_data = getattr(items, "raw_data", None)
+            if not isinstance(raw_data, dict) or "type" not in raw_data:
+                # an HTML page or other non-JSON answer: PyGithub wraps it in {"data": ...}
+                raise UpstreamError(
+                    "bad_response", f"folder '{path or '/'}' of {full_name}: unreadable answer"
+                )
             items = [items]
         return [Entry(i.name, i.path, i.type, int(i.size or 0)) for i in items]
 
@@ -254,6 +298,12 @@ class GitHubClient:
             raise self._error(exc, f"file {path} of {full_name}") from None
         if isinstance(item, list):
             raise UpstreamError("not_found", f"{path} of {full_name} is a folder, not a file")
+        raw_data = getattr(item, "raw_data", None)
+        if not isinstance(raw_data, dict) or "content" not in raw_data:
+            # an HTML page or other non-JSON answer: PyGithub wraps it in {"data": ...}
+            raise UpstreamError(
+                "bad_response", f"file {path} of {full_name}: GitHub sent no file content"
+            )
         try:
             raw = base64.b64decode(item.content or "")
         except (ValueError, TypeError):

@@ -98,7 +98,10 @@ class LoopbackServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _H)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # a short poll interval: stop() returns in ~50 ms instead of the default 0.5 s
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def _send(self, h: BaseHTTPRequestHandler, req: Request, reply: Reply) -> None:
         if reply.delay:

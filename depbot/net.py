@@ -77,6 +77,13 @@ def _retry_after_seconds(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _rate_limited(resp: Response) -> bool:
+    """The server said "too many requests" (and so did not act on this one)."""
+    return resp.status == 429 or (
+        resp.status == 403 and resp.header("x-ratelimit-remaining") == "0"
+    )
+
+
 def _looks_like_html(body: bytes) -> bool:
     head = body[:512].lstrip().lower()
     return head.startswith((b"<!doctype", b"<html", b"<?xml", b"<head", b"<body"))
@@ -169,11 +176,14 @@ class Http:
         what: str = "request",
         category: str = "other",
         timeout: float | None = None,
+        idempotent: bool = True,
     ) -> Response:
         """Send one request with retries; return the final response whatever its status.
 
         Raises ``UpstreamError`` when no response could be had (refused, timeout,
-        connection failure after retries, body too large).
+        connection failure after retries, body too large). ``idempotent=False`` (a POST
+        that creates something) is never repeated once it may have reached the server:
+        only an explicit rate-limit answer (429, or 403 with no quota left) is retried.
         """
         s = self.settings
         attempts = max(1, s.http_retries + 1)
@@ -184,7 +194,7 @@ class Http:
                     method, url, headers or {}, data, timeout or s.http_timeout, category
                 )
             except UpstreamError as exc:
-                if not exc.transient or attempt == attempts - 1:
+                if not exc.transient or attempt == attempts - 1 or not idempotent:
                     raise UpstreamError(exc.kind, f"{what}: {exc}") from None
                 last_error = exc
                 self._count("retries")
@@ -195,6 +205,8 @@ class Http:
                 return resp
             if wait > s.max_retry_wait:
                 return resp  # the server asks for longer than we wait; let the caller say so
+            if not idempotent and not _rate_limited(resp):
+                return resp  # a 5xx may come after the server acted: do not act twice
             self._count("retries")
             self._sleep(wait)
         assert last_error is not None  # pragma: no cover
@@ -209,9 +221,7 @@ class Http:
     def _retry_wait(self, resp: Response, attempt: int) -> float | None:
         """Seconds to wait before retrying this response, or None when it is final."""
         status = resp.status
-        rate_limited = status == 429 or (
-            status == 403 and resp.header("x-ratelimit-remaining") == "0"
-        )
+        rate_limited = _rate_limited(resp)
         if status not in RETRY_STATUSES and not rate_limited:
             return None
         retry_after = _retry_after_seconds(resp.header("retry-after"))

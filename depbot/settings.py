@@ -129,6 +129,7 @@ class Settings:
     max_hits_per_file: int = 10
     hit_width: int = 160
     max_filesize: str = "1M"
+    minified_line_length: int = 1000  # a .js/.css hit on a longer line marks a minified bundle
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -161,6 +162,11 @@ class Settings:
             "max_seconds": _float(env, "DEPBOT_MAX_SECONDS", cls.max_seconds),
             "batch_size": _int(env, "DEPBOT_BATCH_SIZE", cls.batch_size),
             "concurrency": _int(env, "DEPBOT_CONCURRENCY", cls.concurrency),
+            "registry_concurrency": _int(
+                env, "DEPBOT_REGISTRY_CONCURRENCY", cls.registry_concurrency
+            ),
+            # a registry or GitHub API on a loopback / private address (a local mirror, a fake)
+            "allow_private_hosts": env.get("DEPBOT_ALLOW_PRIVATE_HOSTS") == "1",
         }
         for key, value in overrides.items():
             if value is None:

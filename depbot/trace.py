@@ -1,0 +1,109 @@
+"""The trace: one JSON line per model round and per tool execution, readable by a person.
+
+Every line is redacted (tokens, keys, secret-shaped strings) before it is written.
+``show`` turns a trace file back into a round-by-round transcript.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .fence import redact
+
+
+class Trace:
+    def __init__(self, path: Path | None, secrets: list[str] | tuple[str, ...] = ()) -> None:
+        self.path = path
+        self._secrets = tuple(secrets)
+        self._lock = threading.Lock()
+        self._fh = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = path.open("a", encoding="utf-8")
+
+    def write(self, kind: str, **fields: Any) -> None:
+        if self._fh is None:
+            return
+        record = {
+            "t": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            "type": kind,
+            **fields,
+        }
+        line = redact(json.dumps(record, ensure_ascii=False, default=str), self._secrets)
+        with self._lock:
+            self._fh.write(line + "\n")
+            self._fh.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh is not None:
+                self._fh.close()
+                self._fh = None
+
+
+def _short(text: str, limit: int = 600) -> str:
+    text = text or ""
+    return (
+        text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more characters]"
+    )
+
+
+def show(path: Path, *, width: int = 600) -> str:
+    """A readable transcript of a trace file."""
+    out: list[str] = []
+    t0: float | None = None
+    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError:
+            out.append(f"(line {n} is not JSON: torn write?)")
+            continue
+        kind = rec.get("type")
+        conv = rec.get("conv", "")
+        if kind == "run_start":
+            out.append(
+                f"=== run {rec.get('run', '')}: {rec.get('updates')} updates, model {rec.get('model')}"
+            )
+            t0 = time.time()
+        elif kind == "round":
+            out.append(f"\n--- {conv} round {rec.get('round')} ({rec.get('seconds', 0):.2f}s, "
+                       f"{rec.get('usage', {}).get('prompt_tokens', 0)} prompt + "
+                       f"{rec.get('usage', {}).get('completion_tokens', 0)} completion tokens)")  # fmt: skip
+            for m in rec.get("sent", []):
+                role = m.get("role")
+                if role in ("system", "user"):
+                    out.append(f"  [{role}] {_short(str(m.get('content', '')), width)}")
+            reply = rec.get("reply") or {}
+            if reply.get("content"):
+                out.append(f"  [assistant] {_short(reply['content'], width)}")
+            for call in reply.get("tool_calls") or []:
+                fn = call.get("function", {})
+                out.append(
+                    f"  [call {call.get('id')}] {fn.get('name')}({_short(fn.get('arguments', ''), width)})"
+                )
+        elif kind == "tool":
+            guard = f" [{rec['guard']}]" if rec.get("guard") else ""
+            out.append(
+                f"  [result {rec.get('call_id')}]{guard} {_short(rec.get('result', ''), width)}"
+            )
+        elif kind == "model_error":
+            out.append(f"  [model error] {rec.get('error')}")
+        elif kind == "nudge":
+            out.append(f"  [depbot] {rec.get('message')}")
+        elif kind == "exit":
+            out.append(f"=== {conv} ended: {rec.get('status')} after {rec.get('rounds')} rounds")
+        elif kind == "verdict":
+            out.append(
+                f"  [verdict] {rec.get('package')}: {rec.get('verdict')} ({_short(rec.get('reason', ''), 200)})"
+            )
+        elif kind == "run_end":
+            out.append(f"\n=== run finished: {rec.get('status')}; {rec.get('stats')}")
+    del t0
+    return "\n".join(out)
