@@ -181,6 +181,15 @@ def _heading_version(text: str) -> tuple[str, bool] | None:
     return m.group("ver"), not _PLAIN_PREFIX.fullmatch(before)
 
 
+def _names_package(heading: str, package: str) -> bool:
+    """False when the heading is ``other-name@1.2.3``: a version of another package."""
+    m = re.match(r"^[\s\[#*]*(@?[\w.-]+(?:/[\w.-]+)?)@v?\d", _clean_heading(heading))
+    if not m:
+        return True
+    name = _norm_name(m.group(1))
+    return name in (_norm_name(package), _norm_name(package.rsplit("/", 1)[-1]))
+
+
 def _is_underline(title: str, under: str) -> bool:
     """``under`` underlines ``title``: a punctuation run (a ``~`` run at least as long as the
     title, since a short one is a Markdown code fence)."""
@@ -300,8 +309,14 @@ def _assign_levels(headings: list[_Heading], markdown: bool) -> None:
             h.level = None
 
 
-def parse_sections(text: str, source: str, *, ecosystem: str, kind: str = "file") -> list[Section]:
-    """Every section whose heading carries a version, in file order; duplicates merged."""
+def parse_sections(
+    text: str, source: str, *, ecosystem: str, kind: str = "file", package: str | None = None
+) -> list[Section]:
+    """Every section whose heading carries a version, in file order; duplicates merged.
+
+    With ``package``, a ``name@1.2.3`` heading of another package (a monorepo's shared
+    changelog) ends the section before it but starts none.
+    """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     headings = _find_headings(text, lines)
@@ -311,7 +326,11 @@ def parse_sections(text: str, source: str, *, ecosystem: str, kind: str = "file"
             found = _heading_version(h.text)
             if found:
                 h.version, h.weak = found
-            h.unreleased = h.version is None and bool(_UNRELEASED.fullmatch(_clean_heading(h.text)))
+                if package and not _names_package(h.text, package):
+                    h.version, h.weak = None, False  # a boundary, not ours
+            h.unreleased = h.version is None and (
+                bool(found) or bool(_UNRELEASED.fullmatch(_clean_heading(h.text)))
+            )
         if isinstance(h.style, int):
             markdown = True
     _assign_levels(headings, markdown)
@@ -343,26 +362,38 @@ def parse_sections(text: str, source: str, *, ecosystem: str, kind: str = "file"
                 close(h.start - 1)
     close(len(lines) - 1)
 
+    # (first line, version, heading text, body lines, index of the body's first line)
+    spans: list[tuple[int, str, str, list[str], int]] = [
+        (
+            h.start,
+            h.version or "",
+            lines[h.start].strip() if h.start == h.end else h.text,
+            lines[h.end + 1 : end + 1],
+            h.end + 1,
+        )
+        for h, end in raw
+    ]
+    if not spans:
+        spans = _list_items(lines)
+
     merged: dict[object, int] = {}
     out: list[Section] = []
-    for h, end in raw:
-        body_lines = lines[h.end + 1 : end + 1]
+    for start, version, heading, body_lines, body_at in spans:
         while body_lines and (
             not body_lines[-1].strip()
             or _LINK_REF_DEF.match(body_lines[-1])
             or _ANCHOR_LINE.match(body_lines[-1])
         ):
             body_lines.pop()
-        last = h.end + len(body_lines)
+        last = body_at + len(body_lines) - 1 if body_lines else start
         while body_lines and not body_lines[0].strip():
             body_lines.pop(0)
-        version = h.version or ""
         sec = Section(
             version=version,
-            heading=lines[h.start].strip() if h.start == h.end else h.text,
+            heading=heading,
             body="\n".join(body_lines),
             source=source,
-            line_start=h.start + 1,
+            line_start=start + 1,
             line_end=last + 1,
             kind=kind,
         )
@@ -379,6 +410,41 @@ def parse_sections(text: str, source: str, *, ecosystem: str, kind: str = "file"
             merged[key] = len(out)
             out.append(sec)
     return out
+
+
+_LIST_ITEM = re.compile(
+    r"^[-*+\u2022][ \t]+(?:\*\*|__)?\[?v?" + _VER + r"\]?(?:\*\*|__)?"
+    r"(?:[ \t]*\(" + _DATE + r"\))?[ \t]*(?:[:\u2013\u2014]|[ \t]-[ \t]|$)[ \t]*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def _list_items(lines: list[str]) -> list[tuple[int, str, str, list[str], int]]:
+    """A changelog that is one bullet per version (tabulate: ``- 0.9.0: Drop support…``).
+
+    Only used when a file has no version headings: in other files such bullets are notes.
+    The body is the rest of the bullet's first line and its continuation lines.
+    """
+    items: list[tuple[int, str, str, list[str], int]] = []
+    n = len(lines)
+    i = 0
+    while i < n:
+        m = _LIST_ITEM.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and (
+            lines[j][:1].isspace()
+            or (not lines[j].strip() and j + 1 < n and lines[j + 1][:1].isspace())
+        ):
+            j += 1
+        body = ([m.group("rest")] if m.group("rest").strip() else []) + lines[i + 1 : j]
+        items.append(
+            (i, m.group("ver"), lines[i].strip(), body, i if m.group("rest").strip() else i + 1)
+        )
+        i = j
+    return items
 
 
 # -- slicing ----------------------------------------------------------------------------------

@@ -211,7 +211,7 @@ class ChangelogFetcher:
             run.tried.append(f"{label} (could not be read)")
             return None
         source = url or f"{repo}:{path}@{label_ref}"
-        sections = parse_sections(text, source, ecosystem=run.eco)
+        sections = parse_sections(text, source, ecosystem=run.eco, package=run.package)
         run.tried.append(f"{label} ({describe_versions(run.eco, [s.version for s in sections])})")
         run.files_read.append(label)
         run.add(sections, label)

@@ -39,6 +39,8 @@ def _print_result(result, out_dir: Path) -> None:
         )
     else:
         click.echo("drafts: none (no update affects this code)")
+    for note in result.notes:
+        click.echo(f"note: {note}")
     if result.status != "finished":
         click.echo(
             f"note: the run ended with status {result.status}; open updates are 'unknown'", err=True

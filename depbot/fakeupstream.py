@@ -37,22 +37,20 @@ cut-off JSON, in turn). An optional ``endpoint`` (``registry``, ``repo``, ``rele
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
-import math
 import re
 import sys
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import unquote
 
 from packaging.version import InvalidVersion
 from packaging.version import Version as PepVersion
 
+from . import fakeupstream_github as fake_github
+from .fakeupstream_github import TAG_VERSION as _TAG_VERSION
 from .loopback import LoopbackServer, Reply, Request
 from .registries import parse_repository
 from .versions import parse_version
@@ -62,7 +60,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-_EPOCH = datetime(2030, 1, 1, tzinfo=timezone.utc)
 ENDPOINTS = ("registry", "repo", "releases", "tags", "contents")
 FAULT_KINDS = ("rate_limit", "server_error", "not_found", "timeout", "garbage")
 _RESERVED = ("meta.json", "releases.json")
@@ -80,7 +77,6 @@ _HEADING_VERSION = re.compile(
     re.IGNORECASE,
 )
 _REST_OK = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:[-\u2013/(]\s*.*|\(.*\)|)\s*$")
-_TAG_VERSION = re.compile(r"(\d+(?:\.\d+)+(?:[-.]?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)$")
 
 
 def pep503(name: str) -> str:
@@ -112,7 +108,7 @@ def _canonical(ecosystem: str, text: str) -> str | None:
 class _Package:
     ecosystem: str
     name: str
-    folder: Path
+    folder: Path | None  # None: a package with no upstream folder
     repo: str
     directory: str | None
     meta: dict[str, Any]
@@ -199,8 +195,7 @@ class FakeUpstream:
         self._lock = threading.Lock()
         self.packages: dict[tuple[str, str], _Package] = {}
         self._by_repo: dict[str, list[_Package]] = {}
-        extra = {(e, _pkg_key(e, n)): list(v) for (e, n), v in (versions or {}).items()}
-        self._load(extra)
+        self._load(versions or {})
         self._server = LoopbackServer(self._handle, etags=True)
 
     @classmethod
@@ -216,7 +211,10 @@ class FakeUpstream:
 
     # -- loading ---------------------------------------------------------------------------
 
-    def _load(self, extra: dict[tuple[str, str], list[str]]) -> None:
+    def _load(self, versions: dict[tuple[str, str], list[str]]) -> None:
+        extra: dict[tuple[str, str], list[str]] = {}
+        for (e, n), v in versions.items():
+            extra.setdefault((e, _pkg_key(e, n)), []).extend(v)
         for eco_dir in sorted(p for p in self.upstream_dir.iterdir() if p.is_dir()):
             eco = eco_dir.name
             folders: list[tuple[str, Path]] = []
@@ -233,13 +231,21 @@ class FakeUpstream:
                 pkg = self._load_package(eco, name, folder, extra.get((eco, _pkg_key(eco, name))))
                 self.packages[(eco, _pkg_key(eco, pkg.name))] = pkg
                 self._by_repo.setdefault(pkg.repo.lower(), []).append(pkg)
+        # a package the updates name without an upstream folder: published, with no notes
+        for eco, name in versions:
+            if (eco, _pkg_key(eco, name)) not in self.packages:
+                pkg = self._load_package(eco, name, None, extra[(eco, _pkg_key(eco, name))])
+                self.packages[(eco, _pkg_key(eco, name))] = pkg
+                self._by_repo.setdefault(pkg.repo.lower(), []).append(pkg)
 
-    def _load_package(self, eco: str, name: str, folder: Path, extra: list[str] | None) -> _Package:
+    def _load_package(
+        self, eco: str, name: str, folder: Path | None, extra: list[str] | None
+    ) -> _Package:
         meta: dict[str, Any] = {}
-        if (folder / "meta.json").is_file():
+        if folder is not None and (folder / "meta.json").is_file():
             meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         releases: list[dict[str, Any]] = []
-        if (folder / "releases.json").is_file():
+        if folder is not None and (folder / "releases.json").is_file():
             releases = json.loads((folder / "releases.json").read_text(encoding="utf-8"))
         repo, directory = parse_repository(meta.get("repository"))
         if not repo:
@@ -256,9 +262,9 @@ class FakeUpstream:
             releases=releases,
             default_branch=str(meta.get("default_branch") or "main"),
         )
-        pkg.trees[""] = _read_tree(folder, set(refs.values()))
+        pkg.trees[""] = _read_tree(folder, set(refs.values())) if folder is not None else {}
         for ref, sub in refs.items():
-            pkg.trees[ref] = _read_tree(folder / sub, set())
+            pkg.trees[ref] = _read_tree(folder / sub, set()) if folder is not None else {}
         found: list[str] = [*(extra or []), *map(str, meta.get("versions", []))]
         for tree in pkg.trees.values():
             for path, data in tree.items():
@@ -464,130 +470,21 @@ class FakeUpstream:
         pkg = pkgs[0]
         api = f"{self.url}/github/repos/{repo}"
         if rest in ("", "/"):
-            owner, name = repo.split("/")
-            return Reply(
-                200,
-                {
-                    "id": abs(hash(repo)) % 10**8,
-                    "name": name,
-                    "full_name": repo,
-                    "owner": {"login": owner, "type": "Organization"},
-                    "private": False,
-                    "html_url": f"https://github.com/{repo}",
-                    "url": api,
-                    "default_branch": pkg.default_branch,
-                },
-            )
+            return Reply(200, fake_github.repo_json(repo, api, pkg.default_branch))
         if rest in ("/releases", "/releases/"):
-            items = [self._release_json(repo, i, r, api) for i, r in enumerate(pkg.releases)]
-            return self._paged(items, req, f"{api}/releases")
+            items = [fake_github.release_json(repo, i, r, api) for i, r in enumerate(pkg.releases)]
+            return fake_github.paged(items, req, f"{api}/releases")
         if rest in ("/tags", "/tags/"):
-            items = [
-                {
-                    "name": t,
-                    "commit": {
-                        "sha": hashlib.sha1(t.encode()).hexdigest(),
-                        "url": f"{api}/commits/{t}",
-                    },
-                    "zipball_url": f"{api}/zipball/{t}",
-                    "tarball_url": f"{api}/tarball/{t}",
-                }
-                for t in pkg.tags
-            ]
-            return self._paged(items, req, f"{api}/tags")
+            items = [fake_github.tag_json(t, api) for t in pkg.tags]
+            return fake_github.paged(items, req, f"{api}/tags")
         if rest == "/contents" or rest.startswith("/contents/"):
             path = unquote(rest[len("/contents") :]).strip("/")
             ref = req.query.get("ref") or None
             tree = pkg.tree(ref)
             if tree is None:
                 return Reply(404, {"message": f"No commit found for the ref {ref}"})
-            return self._contents(repo, api, tree, path, ref or pkg.default_branch)
+            return fake_github.contents(repo, api, tree, path, ref or pkg.default_branch)
         return _not_found()
 
-    def _release_json(self, repo: str, i: int, r: dict[str, Any], api: str) -> dict[str, Any]:
-        tag = str(r.get("tag_name") or "")
-        m = _TAG_VERSION.search(tag)
-        pre = bool(re.search(r"[A-Za-z]", m.group(1))) if m else False
-        day = (_EPOCH - timedelta(days=i)).strftime("%Y-%m-%dT%H:%M:%SZ")  # newest first
-        return {
-            "id": i + 1,
-            "url": f"{api}/releases/{i + 1}",
-            "html_url": f"https://github.com/{repo}/releases/tag/{quote(tag, safe='@/')}",
-            "tag_name": tag,
-            "name": r.get("name") or tag,
-            "body": r.get("body") or "",
-            "draft": bool(r.get("draft", False)),
-            "prerelease": bool(r.get("prerelease", pre)),
-            "created_at": r.get("created_at", day),
-            "published_at": r.get("published_at", day),
-        }
 
-    def _paged(self, items: list[Any], req: Request, base: str) -> Reply:
-        try:
-            per_page = max(1, min(100, int(req.query.get("per_page", "30"))))
-            page = max(1, int(req.query.get("page", "1")))
-        except ValueError:
-            return Reply(422, {"message": "Validation Failed"})
-        last = max(1, math.ceil(len(items) / per_page))
-        chunk = items[(page - 1) * per_page : page * per_page]
-        links = []
-        if page < last:
-            links.append(
-                f'<{base}?{urlencode({"per_page": per_page, "page": page + 1})}>; rel="next"'
-            )
-            links.append(f'<{base}?{urlencode({"per_page": per_page, "page": last})}>; rel="last"')
-        if page > 1:
-            links.append(f'<{base}?{urlencode({"per_page": per_page, "page": 1})}>; rel="first"')
-            links.append(
-                f'<{base}?{urlencode({"per_page": per_page, "page": page - 1})}>; rel="prev"'
-            )
-        headers = {"Link": ", ".join(links)} if links else {}
-        return Reply(200, chunk, headers)
-
-    def _contents(self, repo: str, api: str, tree: dict[str, bytes], path: str, ref: str) -> Reply:
-        def entry(p: str, kind: str, size: int, data: bytes = b"") -> dict[str, Any]:
-            sha = hashlib.sha1(data or p.encode()).hexdigest()
-            return {
-                "type": kind,
-                "name": p.rsplit("/", 1)[-1],
-                "path": p,
-                "size": size,
-                "sha": sha,
-                "url": f"{api}/contents/{quote(p)}?ref={quote(ref)}",
-                "html_url": f"https://github.com/{repo}/{'blob' if kind == 'file' else 'tree'}/{ref}/{p}",
-                "git_url": f"{api}/git/{'blobs' if kind == 'file' else 'trees'}/{sha}",
-                "download_url": (
-                    f"https://raw.githubusercontent.com/{repo}/{ref}/{p}"
-                    if kind == "file"
-                    else None
-                ),
-            }
-
-        if path in tree:
-            data = tree[path]
-            body = entry(path, "file", len(data), data)
-            encoded = base64.b64encode(data).decode("ascii")
-            body["content"] = "\n".join(encoded[i : i + 60] for i in range(0, len(encoded), 60))
-            body["encoding"] = "base64"
-            return Reply(200, body)
-        prefix = f"{path}/" if path else ""
-        children: dict[str, dict[str, Any]] = {}
-        for p, data in tree.items():
-            if not p.startswith(prefix):
-                continue
-            head = p[len(prefix) :].split("/", 1)[0]
-            full = prefix + head
-            if full == p:
-                children[full] = entry(full, "file", len(data), data)
-            else:
-                children.setdefault(full, entry(full, "dir", 0))
-        if not children and path:
-            return _not_found()
-        return Reply(200, [children[k] for k in sorted(children)])
-
-
-def _not_found() -> Reply:
-    return Reply(
-        404,
-        {"message": "Not Found", "documentation_url": "https://docs.github.com/rest"},
-    )
+_not_found = fake_github.not_found

@@ -77,9 +77,9 @@ _SECRET_PATTERNS = [
 ]
 _ASSIGNMENT = re.compile(
     r"""(?ix)
-    (\b[\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[\w.-]*
+    (\b[\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)\b
      \s*["']?\s*[:=]\s*)
-    (["']?)([^\s"',;]{4,})(\2)
+    (["']?)(?!\d+\b)([^\s"',;]{4,})(\2)
     """
 )
 

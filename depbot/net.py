@@ -84,6 +84,11 @@ def _rate_limited(resp: Response) -> bool:
     )
 
 
+def _revalidatable(response: requests.Response) -> bool:
+    headers = response.headers
+    return bool(headers.get("ETag") or headers.get("Last-Modified"))
+
+
 def _looks_like_html(body: bytes) -> bool:
     head = body[:512].lstrip().lower()
     return head.startswith((b"<!doctype", b"<html", b"<?xml", b"<head", b"<body"))
@@ -116,6 +121,9 @@ class Http:
                 stale_if_error=False,
                 allowable_methods=("GET",),
                 allowable_codes=(200,),
+                # only answers that can be revalidated: one without ETag or Last-Modified
+                # would otherwise be served from the cache forever, never asked again
+                filter_fn=_revalidatable,
             )
         else:
             session = requests.Session()

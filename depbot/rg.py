@@ -143,6 +143,20 @@ def _path_of(obj: dict) -> str:
     return path
 
 
+_BEGIN_TEXT = b'{"type":"begin","data":{"path":{"text":"'
+_BEGIN_END = b'"}}}'
+
+
+def _begin_path(raw: bytes) -> str:
+    """The path of an rg ``begin`` message, sliced out when it needs no JSON decoding."""
+    line = raw.rstrip(b"\r\n")
+    if line.startswith(_BEGIN_TEXT) and line.endswith(_BEGIN_END):
+        inner = line[len(_BEGIN_TEXT) : -len(_BEGIN_END)]
+        if b"\\" not in inner and b'"' not in inner:
+            return _clean(inner.decode("utf-8"))
+    return _path_of(json.loads(raw)["data"]["path"])
+
+
 def parse_match(data: dict, window: int) -> RgMatch:
     """An ``RgMatch`` from the ``data`` of an rg ``{"type": "match"}`` message.
 
@@ -300,6 +314,7 @@ class Ripgrep:
         limit: int = 60,
         window: int = 80,
         reject: Callable[[RgMatch], bool] | None = None,
+        reject_min_length: int = 0,
     ) -> RgResult:
         """Search ``cwd`` (recursively, within ``args``' scope) for ``pattern``.
 
@@ -308,8 +323,8 @@ class Ripgrep:
         file and only a file beyond that triggers a second ``--count`` pass. Only the
         matches that can still be kept are decoded (rg prints each file's messages as one
         block, so the others are just counted). ``reject(match)`` sees each file's first
-        match and may drop the whole file (a minified bundle, say); rejected files count
-        nowhere. Raises ``ToolError`` with rg's reason when the pattern is invalid.
+        match when its line may be longer than ``reject_min_length`` characters, and may
+        drop the whole file (a minified bundle, say); rejected files count nowhere. Raises ``ToolError`` with rg's reason when the pattern is invalid.
         """
         argv = self.search_argv(
             pattern, args=args, fixed=fixed, word=word, max_per_file=max_per_file
@@ -328,17 +343,21 @@ class Ripgrep:
                     if skip:
                         continue
                     n += 1
-                    if n > 1 and (n > max_per_file or (bound is not None and current > bound[0])):
+                    # the JSON line is at least as long as the text line, so a short one
+                    # cannot be what reject() looks for
+                    vet = n == 1 and reject is not None and len(raw) > reject_min_length
+                    wanted = n <= max_per_file and (bound is None or current <= bound[0])
+                    if not (vet or wanted):
                         continue  # counted, never shown: no need to decode it
                     m = parse_match(json.loads(raw)["data"], window)
                     if m.path != current:  # never expected: rg writes files as blocks
                         per_file[current] = per_file.get(current, 0) + n - 1
                         current, n = m.path, 1
-                    if n == 1 and reject is not None and reject(m):
+                    if vet and reject(m):  # type: ignore[misc]
                         rejected.add(current)
                         skip, n = True, 0
                         continue
-                    if n <= max_per_file and (bound is None or (m.path, m.line) < bound):
+                    if wanted and (bound is None or (m.path, m.line) < bound):
                         kept.append(m)
                         if len(kept) >= 4 * keep:
                             kept.sort(key=_order)
@@ -347,7 +366,7 @@ class Ripgrep:
                 elif raw.startswith(_BEGIN):
                     if n:
                         per_file[current] = per_file.get(current, 0) + n
-                    current = _path_of(json.loads(raw)["data"]["path"])
+                    current = _begin_path(raw)
                     n, skip = 0, current in rejected
             if n:
                 per_file[current] = per_file.get(current, 0) + n

@@ -341,6 +341,7 @@ class CodeSearch:
                 limit=limit + 16,
                 window=self.settings.hit_width,
                 reject=self._minified,
+                reject_min_length=self.settings.minified_line_length,
             )
         except ToolError as exc:
             msg = str(exc)

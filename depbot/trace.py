@@ -39,6 +39,16 @@ class Trace:
             self._fh.write(line + "\n")
             self._fh.flush()
 
+    def _redacted(self, value: Any) -> Any:
+        """Redact every string inside a record (redacting the JSON text could break its syntax)."""
+        if isinstance(value, str):
+            return redact(value, self._secrets)
+        if isinstance(value, dict):
+            return {k: self._redacted(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._redacted(v) for v in value]
+        return value
+
     def close(self) -> None:
         with self._lock:
             if self._fh is not None:

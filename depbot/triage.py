@@ -81,6 +81,7 @@ class TriageResult:
     report_path: Path
     drafts: list[str] = field(default_factory=list)
     conversations: list[ConversationResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. "kept your edited draft, wrote ….new.md"
 
 
 def plan_batches(updates: list[Update], size: int) -> list[list[Update]]:
@@ -252,4 +253,5 @@ def triage(
         report_path=report_path,
         drafts=[d.path for d in drafts],
         conversations=conversations,
+        notes=[d.note for d in drafts if getattr(d, "note", "")],
     )

@@ -123,6 +123,25 @@ def test_real_world_shapes():
     assert "#### Parenthesize ternaries" in bodies(prettier)["3.3.3"]
 
 
+def test_one_bullet_per_version_when_a_file_has_no_headings():
+    text = (
+        "- 0.9.0: Drop support for Python 2.7.\n  Migrate to pyproject.toml.\n"
+        "- 0.8.10: Python 3.10 support.\n- 0.8.9 (2021-02-01): Bug fix.\n"
+    )
+    secs = parse_sections(text, "CHANGELOG", ecosystem="pip")
+    assert [(s.version, s.line_start, s.line_end) for s in secs] == [
+        ("0.9.0", 1, 2),
+        ("0.8.10", 3, 3),
+        ("0.8.9", 4, 4),
+    ]
+    assert secs[0].body == "Drop support for Python 2.7.\n  Migrate to pyproject.toml."
+    # in a file with version headings such bullets are notes, not boundaries
+    assert versions_of("## 2.0.0\n\n- 1.9.1: backported fix\n\n## 1.0.0\n\n- x\n") == [
+        "2.0.0",
+        "1.0.0",
+    ]
+
+
 def test_unreleased_main_and_dev_headings_end_sections_but_are_not_versions():
     text = "## main\n\n### Features\n\n- wip\n\n## 29.7.0\n\n- a\n\n## Unreleased\n\n- b\n\n## 29.6.4\n\n- c\n"
     secs = parse_sections(text, "CHANGELOG.md", ecosystem="npm")
@@ -182,6 +201,13 @@ def test_duplicate_headings_of_one_version_are_merged():
     assert [s.version for s in secs] == ["2.0.0", "1.0.0"]
     assert secs[0].body == "- a\n\n- c"
     assert (secs[0].line_start, secs[0].line_end) == (1, 11)
+
+
+def test_a_shared_monorepo_changelog_gives_only_the_packages_own_headings():
+    text = "## core@2.0.0\n\n- core two\n\n## cli@9.0.0\n\n- cli nine\n\n## @org/core@1.5.0\n\n- core 1.5\n"
+    secs = parse_sections(text, "CHANGELOG.md", ecosystem="npm", package="@org/core")
+    assert {s.version: s.body for s in secs} == {"2.0.0": "- core two", "1.5.0": "- core 1.5"}
+    assert len(parse_sections(text, "CHANGELOG.md", ecosystem="npm")) == 3  # no package: all
 
 
 # -- slicing ----------------------------------------------------------------------------------

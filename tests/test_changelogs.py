@@ -204,6 +204,18 @@ def test_nothing_found_says_what_was_tried_and_what_it_held(up_dir):
     no_secrets_or_noise(r)
 
 
+def test_a_package_with_no_notes_anywhere(up_dir):
+    up_dir.mkdir(parents=True)
+    with FakeUpstream(up_dir, versions={("pip", "quiet"): ["1.0.0", "1.0.1"]}) as up:
+        f, _ = make(up)
+        r = f.fetch("pip", "quiet", "1.0.0", "1.0.1")
+    assert not r.found and r.missing_versions == ["1.0.1"]
+    assert r.note.startswith(
+        "no section between 1.0.0 and 1.0.1 found; tried no changelog file found in "
+    )
+    assert "releases of fake-pip/quiet (none)" in r.note
+
+
 def test_changelog_link_in_project_urls(up_dir):
     write(up_dir, "pip/linked/docs/release-history.md", md("0.3.0", "0.2.0"))
     urls = {

@@ -101,17 +101,26 @@ def test_table_is_grouped_by_update_type_with_errors_last(upstream, repo):
     assert "checking" not in result.stderr  # no progress when stderr is not a terminal
 
 
-def test_demo_repository_lists_its_updates(upstream):
-    fake, srv = upstream
-    fake.add_pypi("marshmallow", "3.19.0", "3.21.3")
-    for name in ("tabulate", "python-dateutil", "attrs"):
-        fake.add_pypi(name, "0.1")
-    for name in ("commander", "dayjs", "lodash", "eslint"):
-        fake.add_npm(name, "0.0.1")
-    result = invoke(["-r", str(DEMO), "--json"], env_for(srv))
+def test_demo_repository_lists_the_demo_week():
+    """The shipped example, against its own upstream: the manifests give exactly the demo's updates."""
+    from depbot.fakeupstream import FakeUpstream as ScenarioUpstream
+    from depbot.scenarios import load_scenario
+
+    sc = load_scenario(DEMO.parent)
+    with ScenarioUpstream(sc.upstream, versions=sc.versions()) as up:
+        srv_env = {
+            "DEPBOT_PYPI_URL": up.url,
+            "DEPBOT_NPM_URL": f"{up.url}/npm",
+            "GITHUB_API_URL": f"{up.url}/github",
+            "DEPBOT_ALLOW_PRIVATE_HOSTS": "1",
+            "DEPBOT_NO_CACHE": "1",
+        }
+        result = invoke(["-r", str(DEMO), "--json"], srv_env)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert [(u["package"], u["to"]) for u in data["updates"]] == [("marshmallow", "3.21.3")]
+    got = sorted((u["package"].lower(), u["from"], u["to"]) for u in data["updates"])
+    want = sorted((u.package.lower(), u.from_version, u.to_version) for u in sc.updates)
+    assert got == want
 
 
 def test_missing_repository_is_one_line_and_exit_2(upstream, tmp_path):

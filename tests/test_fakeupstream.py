@@ -225,3 +225,13 @@ def test_for_scenario_reads_faults_and_versions(tmp_path, upstream):
         assert _status(http, up.url + "/pypi/flask/json") == 404
         assert "2.3.9" in http.get_json(up.url + "/pypi/flask/json", what="x")["releases"]
         assert up.settings_overrides()["github_api_url"] == up.url + "/github"
+
+
+def test_a_package_named_only_by_the_updates_is_published_without_notes(upstream):
+    with FakeUpstream(upstream, versions={("npm", "ghost"): ["1.0.0", "1.0.1"]}) as up:
+        http = _http(up)
+        info = Registries(http.settings, http).info("npm", "ghost")
+        assert info.versions == ("1.0.0", "1.0.1") and info.repository
+        gh = GitHubClient(http.settings, http)
+        assert gh.list_dir(info.repository) == []
+        assert gh.releases(info.repository) == []

@@ -141,3 +141,12 @@ def test_cache_revalidates_instead_of_downloading_again(tmp_path):
         http2, _ = _http(srv, tmp_path / "cache")
         assert http2.get(srv.url + "/c", what="c", category="changelog").text == first.text
         assert http2.stats["changelog:downloads"] == 0
+
+
+def test_answers_without_validators_are_never_served_from_the_cache(tmp_path):
+    script = Script(Reply(200, "v1"), Reply(200, "v2"))
+    with LoopbackServer(script, etags=False) as srv:
+        http, _ = _http(srv, tmp_path / "cache")
+        assert http.get(srv.url + "/x", what="x").text == "v1"
+        assert http.get(srv.url + "/x", what="x").text == "v2"
+    assert script.calls == 2

@@ -187,6 +187,15 @@ def test_count_files_and_listing_survive_odd_file_names(rg, tmp_path):
     assert rg.count("needle", tmp_path) == {"we:ird name.py": 2, "sub/plain.py": 1}
     assert rg.files_with_matches("needle", tmp_path) == ["sub/plain.py", "we:ird name.py"]
     assert rg.list_files(tmp_path) == ["sub/other.py", "sub/plain.py", "we:ird name.py"]
+    write(tmp_path / 'q"uote\\back.py', "needle\n")
+    res = rg.search("needle", tmp_path)
+    assert [m.path for m in res.matches] == [
+        'q"uote\\back.py',
+        "sub/plain.py",
+        "we:ird name.py",
+        "we:ird name.py",
+    ]
+    assert res.total == 4 and res.files == 3
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs an unreadable file")

@@ -229,13 +229,17 @@ def python_walk(root: Path, pattern: str, settings: Settings, env_dirs: list[str
     return hits
 
 
-def median_time(fn, runs: int) -> tuple[float, object]:
-    times, out = [], None
+def median_times(fns: dict, runs: int) -> dict[str, tuple[float, object]]:
+    """Median wall time of each function; runs are interleaved so that load from other
+    processes on the machine hits every contender alike."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    out: dict[str, object] = {}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            out[name] = fn()
+            times[name].append(time.perf_counter() - t0)
+    return {k: (statistics.median(v), out[k]) for k, v in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -291,13 +295,13 @@ def main(argv: list[str] | None = None) -> int:
             # warm the page cache and both code paths
             raw()
             ours()
-            med_ours, res = median_time(ours, args.runs)
-            med_raw, raw_lines = median_time(raw, args.runs)
-            med_raw1, _ = median_time(raw_one_thread, max(3, args.runs // 2))
-            med_walk, walk_hits = median_time(
-                lambda pattern=pattern: python_walk(root, pattern, settings, env_dirs),
+            med = median_times({"ours": ours, "raw": raw, "raw1": raw_one_thread}, args.runs)
+            (med_ours, res), (med_raw, _), (med_raw1, _) = med["ours"], med["raw"], med["raw1"]
+            walk = median_times(
+                {"walk": lambda pattern=pattern: python_walk(root, pattern, settings, env_dirs)},
                 args.walk_runs,
             )
+            med_walk, walk_hits = walk["walk"]
             rows.append(
                 {
                     "pattern": pattern,

@@ -1,0 +1,1 @@
+"""Inventory service: stock levels per warehouse."""
