@@ -35,32 +35,52 @@ def _text(value: Any, limit: int) -> str:
     return text[:limit]
 
 
+_BULLET = re.compile(r"^\s*([-*+•]|\d+[.)])\s")
+_REMOVED_DEPRECATED = re.compile(r"remov\w*.{0,60}deprecat|deprecat\w*.{0,60}remov", re.I)
+_BREAKING = re.compile(r"breaking|remov|renam|no longer|dropped|deprecat|gone|require", re.I)
+
+
+def _item_span(lines: list[str], i: int) -> tuple[int, int]:
+    """The whole bullet (or paragraph) that line ``i`` belongs to: [start, end)."""
+    start = i
+    while start > 0 and not _BULLET.match(lines[start]) and lines[start - 1].strip():
+        start -= 1
+    end = i + 1
+    while end < len(lines) and lines[end].strip() and not _BULLET.match(lines[end]):
+        end += 1
+    return start, end
+
+
 def _quote(section: SectionFact, symbols: list[str], summary: str) -> str:
-    """The section's own lines that carry the change: lines naming its symbols, else breaking lines."""
+    """The section's own items that carry the change.
+
+    Items naming the change's symbols come first; then an item saying deprecated code
+    was removed; then items with breaking words. Whole bullets, never half a sentence.
+    """
     lines = [ln.rstrip() for ln in section.body.splitlines()]
     leaves = {s.rsplit(".", 1)[-1].strip("()`'\" ") for s in symbols if s}
     leaves |= {s.strip("()`'\" ") for s in symbols if s}
     leaves.discard("")
-    picked: list[int] = []
-    for i, ln in enumerate(lines):
-        if any(re.search(rf"(?<![\w]){re.escape(leaf)}(?![\w])", ln) for leaf in leaves):
-            picked.append(i)
-    if not picked:
-        words = re.compile(r"breaking|remov|renam|no longer|dropped|deprecat|gone|require", re.I)
-        picked = [i for i, ln in enumerate(lines) if words.search(ln)]
-    if not picked:
-        picked = [i for i, ln in enumerate(lines) if ln.strip()][:2]
+
+    def names_symbol(ln: str) -> bool:
+        return any(re.search(rf"(?<![\w]){re.escape(leaf)}(?![\w])", ln) for leaf in leaves)
+
+    for test in (
+        names_symbol,
+        _REMOVED_DEPRECATED.search,
+        _BREAKING.search,
+        lambda ln: bool(ln.strip()),
+    ):
+        picked = [i for i, ln in enumerate(lines) if test(ln)]
+        if picked:
+            break
     out: list[str] = []
-    for i in picked[:MAX_QUOTE_LINES]:
-        # keep a bullet's continuation lines with it
-        out.append(lines[i].strip())
-        j = i + 1
-        while j < len(lines) and lines[j].startswith((" ", "\t")) and lines[j].strip():
-            if re.match(r"^\s*([-*+]|\d+[.)])\s", lines[j]):
-                break
-            out.append(lines[j].strip())
-            j += 1
-    return strip_invisible("\n".join(dict.fromkeys(out)))
+    for i in picked:
+        start, end = _item_span(lines, i)
+        out.extend(ln.strip() for ln in lines[start:end])
+        if len(dict.fromkeys(out)) >= MAX_QUOTE_LINES:
+            break
+    return strip_invisible("\n".join(list(dict.fromkeys(out))[:MAX_QUOTE_LINES]))
 
 
 def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:

@@ -101,6 +101,7 @@ def run_conversation(
     trace: Trace,
     model_retries: int = 2,
     retry_backoff: float = 0.5,
+    compact: bool = True,
 ) -> ConversationResult:
     """Run one conversation to its end; ``messages`` grows in place."""
     res = ConversationResult(conv=conv, status="step_limit")
@@ -195,7 +196,7 @@ def run_conversation(
         else:
             format_errors = 0
         # results the model has already answered to shrink to their compact form
-        for m in messages:
+        for m in messages if compact else ():
             cid = m.get("tool_call_id")
             if m.get("role") == "tool" and cid in compact_forms and round_of.get(cid, rnd) < rnd:
                 m["content"] = compact_forms.pop(cid)

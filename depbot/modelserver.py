@@ -89,8 +89,19 @@ class ModelServer:
         self.server.stop()
 
 
-def rules_responder() -> Responder:
-    """Answer with the built-in planner's decisions, as a remote model would."""
+def rules_responder(*, max_calls: int | None = None) -> Responder:
+    """Answer with the built-in planner's decisions, as a remote model would.
+
+    ``max_calls=1`` makes it a one-tool-call-per-round model (the classic naive loop):
+    the planner re-reads the conversation every time, so the calls it could not make in
+    one reply come back in the next.
+    """
     from .rules import plan
 
-    return lambda body: plan(body.get("messages", []))
+    def respond(body: dict[str, Any]) -> dict[str, Any]:
+        message = plan(body.get("messages", []))
+        if max_calls is not None and message.get("tool_calls"):
+            message = {**message, "tool_calls": message["tool_calls"][:max_calls]}
+        return message
+
+    return respond

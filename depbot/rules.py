@@ -28,10 +28,6 @@ from .model import ModelReply, Usage, estimate_tokens
 MAX_SEARCHES_PER_UPDATE = 30
 MAX_CALLS_PER_REPLY = 40
 MAX_HITS_CITED = 20
-_TRANSIENT = re.compile(
-    r"rate limit|server error|did not answer|could not connect|cut the response|stopped sending|timed? ?out",
-    re.I,
-)
 
 
 @dataclass
@@ -273,13 +269,13 @@ def _conclusion(st: _State) -> dict[str, Any]:
                     None,
                 )
                 refs = [removal, entry["ref"]] if removal else refs
-            summary = _describe(cand, package, entry.get("version", to))
-            if entry.get("from_deprecation"):
-                summary = (
-                    f"`{cand['symbol']}`, deprecated in {entry.get('version')}, is gone: "
-                    f"the update removes previously deprecated code"
-                )
             for ref in refs:
+                if not entry.get("from_deprecation"):
+                    summary = _describe(cand, package, entry.get("version", to))
+                elif ref == entry["ref"]:
+                    summary = f"`{cand['symbol']}` was deprecated in {entry.get('version')}"
+                else:
+                    summary = f"{package} {to} removes previously deprecated code, `{cand['symbol']}` among it"
                 changes.append({
                     "summary": summary,
                     "symbols": _symbols(cand, package),
@@ -336,8 +332,8 @@ def plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
         if pending:
             continue
         if st.changelog is None:
-            transient = st.fetch_errors and _TRANSIENT.search(st.fetch_errors[-1])
-            if not st.fetches or (transient and len(st.fetches) < 2):
+            # one more try after any failure: upstreams fail for a while, then answer
+            if len(st.fetches) < 2:
                 calls.append(("fetch_changelog", {"package": pkg}))
                 continue
             calls.append(("conclude", _conclusion(st)))

@@ -11,8 +11,9 @@ Scope (every rule is a ``Settings`` field):
   ``third_party``, ``dist``, ``build``) at any depth; with ``skip_env_dirs`` also any
   directory holding a ``pyvenv.cfg`` (found up to ``ENV_SCAN_DEPTH`` levels down) and any
   ``site-packages``;
-- ``exclude_files`` (minified bundles by name); a ``.js``/``.css`` file whose matching line
-  is longer than ``minified_line_length`` is treated as minified and dropped too;
+- ``exclude_files`` (minified bundles by name); a ``.js``/``.css`` file whose first
+  matching line is longer than ``minified_line_length`` is treated as a minified bundle and
+  dropped (from hits and totals; the note says how many);
 - ``secret_files`` are never searched nor read (``read_lines`` refuses them);
 - binaries are skipped (rg's default), files above ``max_filesize`` too;
 - symlinks are never followed (rg's default), and a hit whose resolved path leaves the

@@ -114,6 +114,7 @@ class Settings:
     batch_size: int = 8  # updates per conversation
     concurrency: int = 4  # conversations at once
     model_retries: int = 2
+    compact_results: bool = True  # shrink tool results the model has already seen
     model_timeout: float = 120.0
 
     # changelog budget (characters of section text returned per fetch)

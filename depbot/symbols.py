@@ -516,6 +516,11 @@ class _Matcher:
 
     def _judge_js(self, h: Any) -> tuple[str, str] | None:
         text, starts, _, _ = self.o.js_facts(h.path)
+        site = self._js_import_of_leaf(h.path, h.line)
+        if site is not None:
+            if self.kind == "name" and self._qual_ok(f"{site.module}.{self.leaf}"):
+                return "strong", f"imports {self.leaf} from '{site.module}'"
+            return None  # the import itself; call-shape kinds look at the calls
         use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
         if use is None:
             self.skip("not a use of the name")
@@ -539,6 +544,16 @@ class _Matcher:
             if b.kind != "package":
                 b = _Binding("bare-" + b.kind)
         return self._apply(b, use.chain, use.call, use.awaited, h.path)
+
+    def _js_import_of_leaf(self, path: str, line: int) -> Any:
+        """The import of this package on ``line`` that binds the leaf as an imported member, if any."""
+        for site in self.o.report(self.eco, self.package).sites:
+            if site.path == path and site.line <= line <= max(
+                site.line, getattr(site, "end_line", 0) or site.line
+            ):
+                if self.leaf in site.names.values():
+                    return site
+        return None
 
     def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> _Binding:
         if not chain or chain[0] in ("()", "[]"):

@@ -371,14 +371,16 @@ class Toolbox:
                     )
                 )
                 items = deprecated_names(sec.body, package=update.package, import_names=names)
-                context.append(
-                    {
-                        "ref": ref,
-                        "version": sec.version,
-                        "text": self._fence(sec.body, sec.source, 1500),
-                        "candidates": [c.to_dict() for it in items for c in it.candidates],
-                    }  # fmt: skip
-                )
+                entry = {
+                    "ref": ref,
+                    "version": sec.version,
+                    "text": self._fence(sec.body, sec.source, 1500),
+                    "candidates": [c.to_dict() for it in items for c in it.candidates],
+                }
+                replacements = list(dict.fromkeys(r for it in items for r in it.replacements))[:8]
+                if replacements:
+                    entry["replacements"] = replacements
+                context.append(entry)
         found = bool(result.sections)
         summary = {"found": found, "versions": versions, "note": result.note}
         self.ledger.record_changelog(update.package, summary)
@@ -414,8 +416,7 @@ class Toolbox:
         compact["breaking"] = breaking  # already short: fenced items with their candidates
         if context:
             compact["deprecated_before"] = [
-                {"ref": c["ref"], "version": c["version"], "candidates": c["candidates"]}
-                for c in context
+                {k: v for k, v in c.items() if k != "text"} for c in context
             ]
         compact["compacted"] = True
         out["_id"], out["_compact"], out["_new"] = cid, compact, len(sections)

@@ -180,6 +180,7 @@ def triage(
                 trace=trace,
                 model_retries=settings.model_retries,
                 retry_backoff=settings.retry_backoff,
+                compact=settings.compact_results,
             )
 
         say(

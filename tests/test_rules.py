@@ -101,21 +101,24 @@ def test_no_strong_hits_means_not_affected_with_what_was_searched():
     assert "`gone_fn`" in args["reason"] and "2 match(es) only in comments" in args["reason"]
 
 
-def test_transient_fetch_error_is_retried_once_then_unknown_for_a_major():
+def test_a_failed_fetch_is_retried_once_then_unknown_for_a_major_and_semver_for_a_patch():
     c = Convo(MAJOR, PATCH)
     c.step()
-    c.answer({"error": "package index entry for oldlib: pypi.org rate limit reached (HTTP 429)"},
-             {"error": "package index entry for otherlib: not found on pypi.org"})  # fmt: skip
-    step = c.step()
-    assert step[0] == ("fetch_changelog", {"package": "oldlib"})
-    assert step[1][0] == "conclude" and step[1][1]["verdict"] == "not_affected"
-    assert "semver" in step[1][1]["reason"]
-    c.answer(
-        {"error": "package index entry for oldlib: pypi.org rate limit reached (HTTP 429)"},
-        {"accepted": True},
+    err_major = {"error": "package index entry for oldlib: pypi.org rate limit reached (HTTP 429)"}
+    err_patch = {"error": "package index entry for otherlib: not found on pypi.org"}
+    c.answer(err_major, err_patch)
+    assert c.step() == [
+        ("fetch_changelog", {"package": "oldlib"}),
+        ("fetch_changelog", {"package": "otherlib"}),
+    ]
+    c.answer(err_major, err_patch)
+    (major, patch) = c.step()
+    assert (
+        major[0] == "conclude"
+        and major[1]["verdict"] == "unknown"
+        and "rate limit" in major[1]["reason"]
     )
-    ((_, args),) = c.step()
-    assert args["verdict"] == "unknown" and "rate limit" in args["reason"]
+    assert patch[1]["verdict"] == "not_affected" and "semver" in patch[1]["reason"]
 
 
 def test_notes_not_found_for_a_major_is_unknown():
