@@ -95,9 +95,9 @@ _REMOVAL_PHRASE = re.compile(
 
 _CODE_SPAN = re.compile(r"(?<![`\\])(``?)(?!`)(.+?)(?<!`)\1(?!`)")
 _RST_ROLE = re.compile(
-    r":(?:py:)?(?:func|meth|class|attr|data|mod|obj|exc|const|envvar)`~?\.?([^`]+)`"
+    r":(?:py:)?(?:func|meth|class|attr|data|mod|obj|exc|const|envvar):`~?\.?([^`]+)`"
 )
-_IGNORED_ROLE = re.compile(r":(?:issue|pr|ghsa|pep|user|bug|cve|gh|doc|ref)`[^`]*`")
+_IGNORED_ROLE = re.compile(r":(?:issue|pr|ghsa|pep|user|bug|cve|gh|doc|ref|commit):`[^`]*`")
 _URL = re.compile(r"https?://\S+|\bwww\.\S+")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _PLAIN_SYMBOL = re.compile(
@@ -379,8 +379,15 @@ def categorize(text: str, context: str, parent: str) -> str:
     return "breaking"
 
 
+def _role_target(target: str) -> str:
+    """A Sphinx role's target as code names it: ``_engine.Engine.execute`` → ``Engine.execute``."""
+    target = target.strip().lstrip("~.")
+    target = re.sub(r"^(_\w+\.)+", "", target)  # private link prefixes some projects use
+    return re.sub(r"\s*<.*>$", "", target)  # :meth:`title <target>` → title
+
+
 def _spans(text: str) -> list[str]:
-    found = [m.group(1) for m in _RST_ROLE.finditer(text)]
+    found = [_role_target(m.group(1)) for m in _RST_ROLE.finditer(text)]
     stripped = _RST_ROLE.sub(" ", text)
     found += [m.group(2).strip() for m in _CODE_SPAN.finditer(stripped)]
     return [f for f in found if f]
@@ -394,7 +401,7 @@ class _Span:
 
 
 def _span_positions(sentence: str) -> list[_Span]:
-    spans = [_Span(m.group(1), m.start(), m.end()) for m in _RST_ROLE.finditer(sentence)]
+    spans = [_Span(_role_target(m.group(1)), m.start(), m.end()) for m in _RST_ROLE.finditer(sentence)]
     masked = _RST_ROLE.sub(lambda m: " " * len(m.group(0)), sentence)
     spans += [_Span(m.group(2).strip(), m.start(), m.end()) for m in _CODE_SPAN.finditer(masked)]
     if not spans:

@@ -7,6 +7,7 @@ exit status and never with one more unbudgeted model call.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -78,10 +79,11 @@ def _execute_all(toolbox: Toolbox, calls: list[dict[str, Any]]) -> list[Outcome]
             )
         args = fn.get("arguments")
         if not isinstance(args, str):
-            import json
-
             args = json.dumps(args)
-        return toolbox.execute(str(fn.get("name") or ""), args)
+        t0 = time.monotonic()
+        outcome = toolbox.execute(str(fn.get("name") or ""), args)
+        outcome.seconds = round(time.monotonic() - t0, 3)
+        return outcome
 
     if len(calls) == 1:
         return [one((0, calls[0]))]
@@ -188,6 +190,7 @@ def run_conversation(
                 error_detail=outcome.error_detail
                 if outcome.error_detail != outcome.content
                 else "",
+                seconds=outcome.seconds,
             )
         if all(o.guard == "invalid" for o in outcomes):
             format_errors += 1

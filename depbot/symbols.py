@@ -121,6 +121,7 @@ class SymbolSearch:
         self._py: dict[str, code_py.PyFacts] = {}
         self._js: dict[str, tuple[str, list[int], dict[str, list[str]], set[str]]] = {}
         self._foreign: dict[str, set[str]] = {}
+        self._local: set[str] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
 
@@ -171,6 +172,8 @@ class SymbolSearch:
             target = facts.imports[name]
             if any(target == r or target.startswith(r + ".") for r in roots):
                 return _Binding("package", target)
+            if target.startswith(".") or target.split(".", 1)[0] in self.local_modules():
+                return _Binding("local-import", target)  # the project's own module: type unknown
             return _Binding("foreign", target)
         origins = facts.assigned.get(name, [])
         if origins and depth < 3:
@@ -219,6 +222,21 @@ class SymbolSearch:
             return _Binding("param")
         return _Binding("unknown")
 
+    def local_modules(self) -> set[str]:
+        """Top-level Python modules and packages of the checkout itself (``src/`` layout too)."""
+        with self._lock:
+            if self._local is not None:
+                return self._local
+        names: set[str] = set()
+        for rel in self.code.files(PY_GLOBS):
+            parts = rel.split("/")
+            if parts[0] == "src" and len(parts) > 1:
+                parts = parts[1:]
+            names.add(parts[0][:-3] if parts[0].endswith(".py") else parts[0])
+        with self._lock:
+            self._local = names
+        return names
+
     def js_foreign(self, path: str) -> set[str]:
         """Names a JS file binds to modules (any package or file) by import/require."""
         key = "foreign:" + path
@@ -227,7 +245,11 @@ class SymbolSearch:
         if cached is not None:
             return cached
         names = {
-            local for imp in js_imports(self._text(path)) for local in imp.names if local != "*"
+            local
+            for imp in js_imports(self._text(path))
+            if imp.package  # relative requires are the project's own files, not another package
+            for local in imp.names
+            if local != "*"
         }
         with self._lock:
             self._foreign[key] = names
@@ -646,9 +668,16 @@ class _Matcher:
                 evidence, who = "weak", f"{shown}: made by {self.package}, maybe not a {q}"
             else:
                 evidence, who = "strong", f"{shown} is called on an object made by {self.package}"
-        else:  # param / unknown receiver
-            if self.qual and receiver == self.qual[-1]:
+        else:  # param / unknown receiver / imported from the project's own modules
+            q = self.qual[-1] if self.qual else ""
+            if q and receiver == q:
                 evidence, who = "strong", f"{shown}: same receiver as in the changelog"
+            elif (
+                q[:1].isupper()
+                and _names_match(receiver, q)
+                and (path in self.importing or b.kind == "local-import")
+            ):
+                evidence, who = "strong", f"{shown}: `{receiver}` names a {q}"
             elif (
                 _distinctive(self.leaf)
                 and path in self.importing

@@ -173,6 +173,7 @@ class Outcome:
     guard: str = ""  # repeat | refused | invalid | rejected | error
     error_detail: str = ""  # for the trace only
     new_facts: int = 0
+    seconds: float = 0.0
 
 
 def _dump(obj: Any) -> str:

@@ -1,0 +1,5 @@
+from .db import engine
+
+
+def vacuum() -> None:
+    engine.execute("VACUUM")
