@@ -311,6 +311,12 @@ class Toolbox:
     def _fence(self, text: str, source: str, limit: int = 0) -> str:
         return fence(text, source=source, nonce=self.nonce, limit=limit)
 
+    def _record_section(self, ref: str, update: Update, sec: Any) -> None:
+        fact = SectionFact(
+            ref, update.package.lower(), sec.version, sec.heading, sec.body, sec.source, sec.kind
+        )
+        self.ledger.add_section(fact)
+
     def _tool_fetch_changelog(self, args: dict[str, Any]) -> dict[str, Any]:
         update = self.find_update(args["package"])
         if update is None:
@@ -322,17 +328,7 @@ class Toolbox:
         removes_deprecated = False
         for i, sec in enumerate(result.sections, 1):
             ref = f"{cid}.s{i}"
-            self.ledger.add_section(
-                SectionFact(
-                    ref,
-                    update.package.lower(),
-                    sec.version,
-                    sec.heading,
-                    sec.body,
-                    sec.source,
-                    sec.kind,
-                )
-            )
+            self._record_section(ref, update, sec)
             versions.append(sec.version)
             sections.append(
                 {
@@ -360,17 +356,7 @@ class Toolbox:
         if removes_deprecated:
             for j, sec in enumerate(getattr(result, "context", []) or [], 1):
                 ref = f"{cid}.d{j}"
-                self.ledger.add_section(
-                    SectionFact(
-                        ref,
-                        update.package.lower(),
-                        sec.version,
-                        sec.heading,
-                        sec.body,
-                        sec.source,
-                        sec.kind,
-                    )
-                )
+                self._record_section(ref, update, sec)
                 items = deprecated_names(sec.body, package=update.package, import_names=names)
                 entry = {
                     "ref": ref,
