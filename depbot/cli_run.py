@@ -67,6 +67,12 @@ def _print_result(result, out_dir: Path) -> None:
     type=click.Path(path_type=Path, file_okay=False),
     help="Continue a run that was cut off: keep the verdicts already in DIR's journal.",
 )
+@click.option(
+    "--pr",
+    metavar="NUMBER|URL",
+    help="The updates of --updates come from this Dependabot pull request: drafts link it "
+    "and `depbot publish --comment-on-pr` comments on it.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.pass_context
 @fail_cleanly
@@ -78,6 +84,7 @@ def triage_command(
     model: str | None,
     out_dir: Path,
     resume: Path | None,
+    pr: str | None,
     quiet: bool,
 ) -> None:
     """Triage the week's updates against the checkout: the weekly job.
@@ -103,6 +110,8 @@ def triage_command(
     from .triage import triage
 
     check_one_source(ctx, updates_file, dependabot)
+    if pr and updates_file is None:
+        raise InputError("--pr marks the updates of an update file: give --updates FILE too")
     if not repo.is_dir():
         raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
     settings = Settings.from_env()
@@ -111,6 +120,10 @@ def triage_command(
     updates, warnings = collect_updates(
         settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
     )
+    if pr:
+        from .gha import mark_pull_request
+
+        updates = mark_pull_request(updates, pr)
     for w in warnings:
         click.echo(f"depbot: warning: {w}", err=True)
     if not updates:
