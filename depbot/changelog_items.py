@@ -1,0 +1,280 @@
+"""Changelog items: split a section into bullets and paragraphs, and say what kind each is. Pure.
+
+An *item* is a bullet with its continuation lines, or a paragraph; it remembers the
+sub-heading it sits under ("Removed", "Bug Fixes", express-style "remove:" lists).
+``categorize`` calls an item breaking, a deprecation, a runtime requirement or
+information, from the words changelogs use and the heading they use them under.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+REMOVAL_CONTEXT = re.compile(r"\b(remov(e|ed|al|als)|delet(e|ed|ions?)|drop(ped)?|gone)\b", re.I)
+_BREAKING_CTX = re.compile(
+    r"breaking|backwards?[- ]incompatible|\bincompatib|⚠|\bremov|\bdelet|\bdropped\b", re.I
+)
+DEPRECATION = re.compile(r"deprecat", re.I)
+_FIX_CTX = re.compile(r"\b(bug ?fix(es)?|fixe[sd]|fixed|security)\b", re.I)
+_NEUTRAL_CTX = re.compile(
+    r"\b(features?|added|adds?|new|improvements?|enhancements?|performance|docs?|documentation|"
+    r"chores?|maintenance|build|internal|deps|dependencies|misc|other|highlights?|changed?)\b",
+    re.I,
+)
+
+_BREAKING_WORDS = re.compile(
+    r"""(?ix)
+    \bbreaking\b | \bbackwards?[- ]incompatible | \bincompatible\b
+    | \bremov(e|ed|es|al|als|ing)\b | \bdelet(e|ed|es)\b | \bdropped\b | \bdrop(s)?\s+support
+    | \bno\s+longer\b | \bnot\s+longer\b | \brenamed\b | \b(is|are)\s+gone\b | \bno\s+more\b
+    | \bmust\s+now\b | \bnow\s+requires?\b | \brequires?\s+the\b | \b(is|are)\s+now\s+required\b
+    | \bmandatory\b | \bkeyword[- ]only\b | \bpositionally\b | \b(is|are)\s+now\s+called\b
+    | \breplaced\s+(by|with)\b | \bmoved\s+(to|out|into)\b | \b(is|are)\s+now\s+private\b
+    | \b(is|are)\s+now\s+async | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
+    | \bpure\s+ES\s?M | \bES\s+module\s+only | \bdefault\s+export
+    """
+)
+FUTURE_REMOVAL = re.compile(
+    r"\b(will|to)\s+be\s+removed|\bwill\s+go\s+away|\bgoes\s+away\s+in|\bscheduled\s+for\s+removal|"
+    r"\bin\s+a\s+future\s+(release|version)|\bwill\s+be\s+dropped|\bwill\s+no\s+longer",
+    re.I,
+)
+_RUNTIME = re.compile(
+    r"\b(python|pypy|node(\.js)?|nodejs|npm|deno|bun|ie|internet explorer|safari|chrome|firefox|"
+    r"openssl|libressl|windows|macos|linux)\b",
+    re.I,
+)
+_EXPLICIT_BREAKING = re.compile(r"\(breaking( change)?\)|\*\*breaking\b|^breaking\b|BREAKING", re.I)
+
+# "no longer <verb>" that says a thing is gone (rather than behaves differently)
+_GONE_VERBS = (
+    "exist", "exists", "available", "importable", "exported", "export", "exports", "supported",
+    "support", "accepted", "accepts", "accept", "allowed", "provided", "provides", "works", "work",
+    "usable", "part", "shipped", "included", "be", "read", "recognized", "recognised",
+    "understood", "honoured", "honored", "has", "have", "takes", "take", "valid",
+    "public", "documented", "there", "a", "an", "callable",
+)  # fmt: skip
+_NO_LONGER = re.compile(r"\bno\s+longer\s+(\w+)(?:\s+(\w+))?", re.I)
+REMOVAL_PHRASE = re.compile(
+    r"""(?ix)
+    \b(is|are|was|were|has\s+been|have\s+been|got|get)\s+(now\s+)?(removed|deleted|dropped|gone|renamed|
+        moved|replaced|private|unexported)\b
+    | \b(is|are)\s+gone\b | \blose(s)?\s+(their|its)\b | \brenamed\b | \breplaced\s+(by|with)\b
+    | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
+    | \bthere\s+is\s+no\b | ^\W*(\*\*\w+:?\*\*:?\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?)\b
+    | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
+    | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b | \b(is|are)\s+(now\s+)?exported\s+as\b
+    """
+)
+
+
+# --- spans ---------------------------------------------------------------------------------
+
+CODE_SPAN = re.compile(r"(?<![`\\])(``?)(?!`)(.+?)(?<!`)\1(?!`)")
+RST_ROLE = re.compile(
+    r":(?:py:)?(?:func|meth|class|attr|data|mod|obj|exc|const|envvar):`~?\.?([^`]+)`"
+)
+_IGNORED_ROLE = re.compile(r":(?:issue|pr|ghsa|pep|user|bug|cve|gh|doc|ref|commit):`[^`]*`")
+_URL = re.compile(r"https?://\S+|\bwww\.\S+")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+@dataclass
+class _Raw:
+    text: str
+    context: str  # the nearest sub-heading (or "remove:"-style parent) text
+    parent: str  # the enclosing bullet's own text
+    code: list[str] = field(default_factory=list)
+
+
+_BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_UNDERLINE = re.compile(r"^\s*([=\-~^*+#\"'`.:_])\1{2,}\s*$")
+_BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*:?\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def split_items(body: str) -> list[_Raw]:
+    """Split a section body into items, remembering the sub-heading each sits under."""
+    lines = body.splitlines()
+    items: list[_Raw] = []
+    context = ""
+    stack: list[tuple[int, _Raw]] = []  # open bullets: (indent, item)
+    para: _Raw | None = None
+    in_code = False
+    blank = True
+    code_target: _Raw | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        nxt = lines[i + 1].rstrip() if i + 1 < len(lines) else ""
+        if _FENCE.match(line):
+            in_code = not in_code
+            if in_code:
+                code_target = stack[-1][1] if stack else para or (items[-1] if items else None)
+            i += 1
+            continue
+        if in_code:
+            if code_target is not None:
+                code_target.code.append(line)
+            i += 1
+            continue
+        if not line.strip():
+            para, blank = None, True
+            i += 1
+            continue
+        heading = None
+        m = _MD_HEADING.match(line)
+        if m:
+            heading = m.group(1)
+        elif nxt and _UNDERLINE.match(nxt) and not _BULLET.match(line) and len(line.strip()) > 1:
+            heading = line.strip()
+            i += 1
+        elif _BOLD_LINE.match(line):
+            heading = _BOLD_LINE.match(line).group(1)  # type: ignore[union-attr]
+        elif (
+            blank
+            and not _BULLET.match(line)
+            and line.strip().endswith(":")
+            and len(line.strip()) <= 60
+            and not line.startswith((" ", "\t"))
+        ):
+            heading = line.strip()  # "Selected fixes:"-style labels
+        if heading is not None:
+            context, stack, para, blank = heading, [], None, True
+            i += 1
+            continue
+        b = _BULLET.match(line)
+        if b:
+            indent = len(b.group(1).expandtabs())
+            text = b.group(2).strip()
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            parent = stack[-1][1] if stack else None
+            ctx = context
+            parent_text = ""
+            if parent is not None:
+                parent_text = parent.text
+                if re.fullmatch(r"[\w ]{1,30}:", parent.text.strip()):
+                    # express-style "* remove:" lists: the label is the context of its children
+                    ctx = f"{parent.context} / {parent.text.strip()}".strip(" /")
+                else:
+                    ctx = parent.context
+            item = _Raw(text=text, context=ctx, parent=parent_text)
+            items.append(item)
+            stack.append((indent, item))
+            para, blank = None, False
+            i += 1
+            continue
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if stack and (indent > stack[-1][0] or not blank):
+            # continuation of the open bullet (indented, or lazily right after it)
+            stack[-1][1].text += " " + stripped
+        elif para is not None:
+            para.text += " " + stripped
+        else:
+            para = _Raw(text=stripped, context=context, parent="")
+            items.append(para)
+            stack = []
+        blank = False
+        i += 1
+    return items
+
+
+_RST_LINK = re.compile(r"`([^`<]*?)\s*<[^>]*>`__?")
+
+
+def clean(text: str) -> str:
+    text = _IGNORED_ROLE.sub("", text)
+    text = _RST_LINK.sub(lambda m: m.group(1), text)
+    text = _MD_LINK.sub(lambda m: m.group(1), text)
+    text = _URL.sub("", text)
+    text = re.sub(r"\(\s*\[?#\d+\]?\s*\)|\(#\d+(,\s*#\d+)*\)", "", text)
+    text = re.sub(r"\s+", " ", text)
+    return text.strip()
+
+
+def is_gone_no_longer(sentence: str) -> bool | None:
+    """True when a 'no longer X' says something is gone; False when behaviour changed; None: absent."""
+    found = None
+    for m in _NO_LONGER.finditer(sentence):
+        verb = m.group(1).lower()
+        nxt = (m.group(2) or "").lower()
+        if verb == "be" and nxt in ("used", "loaded", "imported", "required", "called", "passed",
+                                    "accessed", "set", "given", "found", "needed", "supported"):  # fmt: skip
+            return True
+        if verb in _GONE_VERBS and verb != "be":
+            return True
+        found = False
+    return found
+
+
+def _sentence_kind(sentence: str) -> str:
+    """removal | future | deprecation | behaviour | other, for one sentence."""
+    if FUTURE_REMOVAL.search(sentence) and not re.search(
+        r"\b(was|were|has been|have been)\s+removed\b", sentence, re.I
+    ):
+        return "future"
+    gone = is_gone_no_longer(sentence)
+    if REMOVAL_PHRASE.search(sentence) or gone is True:
+        return "removal"
+    if DEPRECATION.search(sentence):
+        return "deprecation"
+    if gone is False:
+        return "behaviour"
+    return "other"
+
+
+def categorize(text: str, context: str, parent: str) -> str:
+    """breaking | deprecation | runtime | info for one item."""
+    t = text
+    ctx = f"{context} {parent}"
+    explicit = bool(_EXPLICIT_BREAKING.search(t))
+    kinds = {_sentence_kind(s) for s in sentences(t)}
+    words = bool(_BREAKING_WORDS.search(t))
+    in_break_ctx = bool(_BREAKING_CTX.search(ctx)) and not DEPRECATION.search(context)
+    if re.search(r"\bremov", ctx, re.I) and DEPRECATION.search(ctx):
+        in_break_ctx = True  # "Removal of prior version deprecations", "deprecated code is removed"
+    if not explicit and "removal" not in kinds and kinds & {"future", "deprecation"}:
+        return "deprecation"
+    if DEPRECATION.search(context) and not explicit and "removal" not in kinds:
+        return "deprecation"
+    if not (explicit or words or in_break_ctx):
+        return "info"
+    if (
+        _FIX_CTX.search(context)
+        and not explicit
+        and not re.search(r"\b(removed|deleted|renamed|drop(ped)? support)\b", t, re.I)
+    ):
+        return "info"
+    spans = [s for s in code_spans(t) if not re.fullmatch(r"[\d.x*]+", s)]
+    if (
+        _RUNTIME.search(t)
+        and not spans
+        and re.search(r"\d|support|required|minimum|older|newer|later", t, re.I)
+    ):
+        return "runtime"
+    return "breaking"
+
+
+def role_target(target: str) -> str:
+    """A Sphinx role's target as code names it: ``_engine.Engine.execute`` → ``Engine.execute``."""
+    target = target.strip().lstrip("~.")
+    target = re.sub(r"^(_\w+\.)+", "", target)  # private link prefixes some projects use
+    return re.sub(r"\s*<.*>$", "", target)  # :meth:`title <target>` → title
+
+
+def code_spans(text: str) -> list[str]:
+    found = [role_target(m.group(1)) for m in RST_ROLE.finditer(text)]
+    stripped = RST_ROLE.sub(" ", text)
+    found += [m.group(2).strip() for m in CODE_SPAN.finditer(stripped)]
+    return [f for f in found if f]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`:*\"'(])")
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
