@@ -152,6 +152,9 @@ def _generic(symbol: str) -> bool:
 
 def _searchable_name(text: str) -> str | None:
     t = text.strip().lstrip("@").rstrip(";")
+    jsx = re.fullmatch(r"</?\s*([A-Za-z_$][\w$.]*)[^<>]*/?>", t)  # `<Switch>`, `<Route />`
+    if jsx:
+        t = jsx.group(1)
     if t.endswith("()"):
         t = t[:-2]
     if t.startswith("."):

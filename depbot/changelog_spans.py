@@ -76,7 +76,7 @@ _OLD_BEFORE = re.compile(r"\binstead\s+of\s*(the\s+)?$|\bsuch\s+as\s*$|\be\.g\.\
 _NEW_AFTER = re.compile(
     r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)", re.I
 )
-_ROLE_WORD = r"(parameters?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|keyword\s+arguments?)"
+_ROLE_WORD = r"(parameters?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|props?|keyword\s+arguments?)"
 _PARAM_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\b", re.I)
 _PARAM_BEFORE = re.compile(rf"\b({_ROLE_WORD}|accepts?|takes?|supports?)\s*$", re.I)
 _OWNER_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\s+(of|to|for|in)\s*(the\s+)?$", re.I)
@@ -86,6 +86,11 @@ _OWNER_VERB_AFTER = re.compile(
 _CLAUSE_AFTER = re.compile(r"^\s*(is|are|was|were|has|have|can|could|no\s+longer|now|will)\b", re.I)
 _KIND_AFTER = re.compile(
     r"^\s*(attributes?|property|properties|methods?|functions?|class(es)?|constants?|modules?)\b",
+    re.I,
+)
+_OTHER_VERB_AFTER = re.compile(
+    r"^\s*(now\s+|still\s+|also\s+)?(renders|returns|uses|calls|works|stays|keeps|remains|behaves|"
+    r"runs|creates|reads|writes|expects|handles|wraps|emits|stays|is\s+still|are\s+still|still)\b",
     re.I,
 )
 _CONJUNCTION = re.compile(r"^\s*(,|/|&|\+)?\s*(and|or|nor)?\s*(,)?\s*(the\s+)?$", re.I)
@@ -126,8 +131,8 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
             owner = _owner_of_param(sentence, spans, i)
         elif s.text.endswith("=") and IDENT.match(s.text[:-1]):
             role = "param"
-        elif re.search(r"\(\s*which\s+was\s*$", before, re.I):
-            role = "context"
+        elif re.search(r"\(\s*which\s+was\s*$", before, re.I) or _OTHER_VERB_AFTER.match(after):
+            role = "context"  # "(which was `x`)", "`<Route>` renders the ...": not what is removed
         out.append((role, owner))
     return out
 

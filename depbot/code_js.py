@@ -267,7 +267,22 @@ def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) ->
     if is_prop or is_short:
         func, _ = _enclosing_call(text, start)
         return JsUse(line, col, "property", leaf, (leaf,), None, False, func)
+    element = _jsx_element(text, start, j)
+    if element:  # <Route component={Home} />: a prop of the element, like an option of a call
+        return JsUse(line, col, "property", leaf, (leaf,), None, False, (element,))
     return JsUse(line, col, "name", leaf, (leaf,), call, awaited)
+
+
+def _jsx_element(text: str, start: int, after: int) -> str:
+    """The element name when ``text[start:after]`` is an attribute of a JSX tag (``name=``)."""
+    if not (after < len(text) and text[after] == "=" and text[after + 1 : after + 2] != "="):
+        return ""
+    window = text[max(0, start - 400) : start]
+    lt = window.rfind("<")
+    if lt < 0 or ">" in window[lt:]:
+        return ""
+    m = re.match(r"<\s*([A-Za-z_$][\w$.]*)\s", window[lt:])
+    return m.group(1) if m else ""
 
 
 _ASSIGN = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n]{1,200})")

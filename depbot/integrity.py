@@ -2,9 +2,14 @@
 
 - ``affected`` needs hit ids that a search returned in this run (in the checkout, not
   all inside comments or strings) and breaking changes that cite sections
-  ``fetch_changelog`` returned for this very package;
+  ``fetch_changelog`` returned for this very package; a cited section must describe a
+  breaking change, and a cited code hit must use what it says breaks (its line names
+  it, or a ``search_symbol`` for it returned the hit): a conclusion cannot borrow
+  another package's evidence, whatever text asked for it;
 - ``not_affected`` for an update that may break (major, 0.x minor, pre-release) needs
   the changelog to have been read: without the facts the honest answer is ``unknown``;
+  when the notes name what breaks, the code must have been searched for it (or the
+  package found not imported at all) first;
 - the verdict is assembled from the ledger: quotes are the changelog's own lines,
   hits are the search results, never the model's words.
 """
@@ -83,6 +88,65 @@ def _quote(section: SectionFact, symbols: list[str], summary: str) -> str:
     return strip_invisible("\n".join(list(dict.fromkeys(out))[:MAX_QUOTE_LINES]))
 
 
+_IDENT = "A-Za-z0-9_$"
+
+
+def _leaves(symbol: str) -> set[str]:
+    """The names a symbol appears under in code: itself and its last component."""
+    s = str(symbol).strip().strip("`'\"()[] ")
+    return {x for x in (s, re.split(r"[./:#]", s)[-1]) if len(x) >= 2}
+
+
+def _names(text: str, names: set[str]) -> bool:
+    """Whether ``text`` holds one of ``names`` as a whole identifier."""
+    return any(re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text) for n in names)
+
+
+def _check_evidence(
+    changes: list[BreakingChange], hits: list[HitFact], pkg: str, ledger: Ledger
+) -> None:
+    """``affected``: a cited section says something breaks, and a cited hit uses it."""
+    refs = [c.section_ref for c in changes]
+    if not any(
+        ledger.section_breaking.get(r) or _BREAKING.search(ledger.sections[r].body) for r in refs
+    ):
+        raise Rejected(
+            "none of the cited sections describes a breaking change (nothing removed, renamed "
+            "or changed); cite the section that does, or conclude not_affected"
+        )
+    said: set[str] = set()
+    for r in refs:
+        for symbol in ledger.section_symbols.get(r, ()):
+            said |= _leaves(symbol)
+    if not said:  # the notes name no API: the conclusion's symbols, as far as the notes name them
+        for c in changes:
+            body = ledger.sections[c.section_ref].body
+            said |= {n for s in c.symbols for n in _leaves(s) if _names(body, {n})}
+    for h in hits:
+        if h.context in ("comment", "string"):
+            continue
+        tags = ledger.hit_tags.get(h.id, set())
+        if any(p == pkg and _leaves(s) & said for p, s in tags) or _names(h.text, said):
+            return
+    what = ", ".join(sorted(said)[:6]) or "the notes name no API"
+    raise Rejected(
+        f"none of the cited code hits uses what the cited sections say breaks ({what}); "
+        "cite hits of a search for it, or conclude not_affected"
+    )
+
+
+def _searched(pkg: str, candidates: list[str], ledger: Ledger) -> bool:
+    """Whether a search looked for one of ``candidates``, or found ``pkg`` not imported at all."""
+    names = set().union(*(_leaves(c) for c in candidates))
+    for s in ledger.searches_for(pkg):
+        if s.tool == "where_imported":
+            if s.package == pkg and s.hits == 0:
+                return True
+        elif _names(s.text, names) or _leaves(s.text) & names:
+            return True
+    return False
+
+
 def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:
     """Turn validated ``conclude`` arguments into a Verdict, or raise ``Rejected``."""
     verdict = str(args.get("verdict"))
@@ -127,8 +191,8 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
                 f"hit id {hid!r} was never returned by a search in this run; "
                 "cite ids from search_symbol, search_code or where_imported results"
             )
-        if fact not in hits:
-            hits.append(fact)
+        if all((h.path, h.line) != (fact.path, fact.line) for h in hits):
+            hits.append(fact)  # one line cited once, whichever search found it
 
     if verdict == "affected":
         if not hits:
@@ -146,12 +210,20 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
                 "affected needs breaking_changes citing the changelog section (source_ref) "
                 "that describes the break"
             )
+        _check_evidence(changes, hits, pkg, ledger)
     elif verdict == "not_affected":
         if update.may_break and not (changelog and changelog.get("found")):
             raise Rejected(
                 f"{update.package} {update.from_version} → {update.to_version} may break "
                 f"({update.update_type}) and its changelog was not read in this run; "
                 "fetch it, or conclude unknown and say why"
+            )
+        named = [str(c) for c in (changelog or {}).get("candidates") or []]
+        if named and not _searched(pkg, named, ledger):
+            raise Rejected(
+                f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
+                "search the code for it (search_symbol or search_code) before concluding "
+                "not_affected, or conclude unknown"
             )
         hits = []  # a not-affected verdict cites no call sites
     elif verdict != "unknown":
