@@ -71,6 +71,9 @@ class LoopbackServer:
 
         class _H(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # headers and body go out in separate writes: without TCP_NODELAY every answer on
+            # a kept-alive connection waits ~40 ms for the client's delayed ACK
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:  # silence
                 pass
