@@ -115,7 +115,40 @@ def _size(lines: list[str]) -> int:
     return sum(len(x) + 1 for x in lines)
 
 
+# the least room one section gets: past budget // SECTION_SHARE sections, whole sections go
+SECTION_SHARE = 200
+
+
 def trim_to_budget(sections: list[Section], budget: int) -> tuple[list[Section], str | None]:
+    """Fit the sections into ``budget`` characters; say what was cut, or None.
+
+    At most ``budget // SECTION_SHARE`` sections are kept (a range of thousands of releases,
+    or a file of nothing but version headings, would otherwise cost more in section
+    headers than the budget holds): those whose text tells of a breaking change first,
+    newest first, then the newest others; the note names the versions left out. Then the
+    kept sections' text is cut as ``_trim_text`` says.
+    """
+    limit = max(1, budget // SECTION_SHARE)
+    if len(sections) <= limit:
+        return _trim_text(sections, budget)
+    telling = [i for i, s in enumerate(sections) if BREAKING_WORDS.search(s.body)]
+    keep = set(telling[:limit])
+    for i in range(len(sections)):
+        if len(keep) >= limit:
+            break
+        keep.add(i)
+    left_out = [s.version for i, s in enumerate(sections) if i not in keep]
+    kept, note = _trim_text([s for i, s in enumerate(sections) if i in keep], budget)
+    shown = ", ".join(left_out[:4]) + (f", … {left_out[-1]}" if len(left_out) > 4 else "")
+    what = "sections without a breaking-change line" if len(telling) <= limit else "sections"
+    head = (
+        f"{len(sections):,} sections are more than fit: left out {len(left_out):,} {what} "
+        f"(versions {shown}); ask for a narrower version range to see them"
+    )
+    return kept, head + (f"; {note}" if note else "")
+
+
+def _trim_text(sections: list[Section], budget: int) -> tuple[list[Section], str | None]:
     """Fit the sections' text into ``budget`` characters; say what was cut, or None.
 
     Every line that mentions breaking / removed / renamed / deprecated / no longer / dropped /

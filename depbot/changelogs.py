@@ -252,6 +252,8 @@ class ChangelogFetcher:
         except UpstreamError as exc:
             if exc.kind != "not_found":
                 run.errors.append(github_problem(exc, f"folder '{path or '/'}' of {repo}"))
+            elif not path:  # the root of a repository that exists: worth saying
+                run.tried.append(f"the files of {repo} (GitHub answered 'not found')")
             return None
         return [e for e in entries if isinstance(e.name, str) and isinstance(e.path, str)]
 

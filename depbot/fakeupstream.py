@@ -33,6 +33,13 @@ them; ``times = 0`` means always. Kinds: ``rate_limit`` (429 with ``Retry-After`
 ``timeout_delay`` seconds), ``garbage`` (200 with a body that is not JSON: an HTML page or
 cut-off JSON, in turn). An optional ``endpoint`` (``registry``, ``repo``, ``releases``,
 ``tags``, ``contents``) narrows a fault to one kind of request; the tests use it.
+
+Finer kinds for the fault-matrix tests: ``rate_limit_bare`` (429 without ``Retry-After``
+or rate-limit headers), ``reset`` (the connection is dropped without an answer),
+``truncated`` (the real answer, announced in full, cut off halfway), ``html`` (200 with an
+HTML page), ``bad_json`` (200 with cut-off JSON), ``unauthorized`` (401) and ``forbidden``
+(403 without rate-limit headers). ``server_error`` takes an optional ``status`` (500, 502,
+503, 504) instead of taking them in turn.
 """
 
 from __future__ import annotations
@@ -61,7 +68,21 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 ENDPOINTS = ("registry", "repo", "releases", "tags", "contents")
-FAULT_KINDS = ("rate_limit", "server_error", "not_found", "timeout", "garbage")
+FAULT_KINDS = (
+    "rate_limit",
+    "server_error",
+    "not_found",
+    "timeout",
+    "garbage",
+    # finer kinds, for the fault-matrix tests
+    "rate_limit_bare",
+    "reset",
+    "truncated",
+    "html",
+    "bad_json",
+    "unauthorized",
+    "forbidden",
+)
 _RESERVED = ("meta.json", "releases.json")
 _CHANGELOG_NAME = re.compile(
     r"^(changelogs?|change[-_]?log|changes|history|news|releases|release[-_]?notes|whats[-_]?new"
@@ -189,6 +210,7 @@ class FakeUpstream:
                     "kind": kind,
                     "times": int(f.get("times", 0)),
                     "endpoint": endpoint,
+                    "status": int(f["status"]) if f.get("status") else None,
                 }
             )
         self._fault_counts = [0] * len(self.faults)
@@ -339,9 +361,9 @@ class FakeUpstream:
             fault = self._fault(pkgs, [], None, endpoint)
             answer = lambda: self._github(pkgs, repo, rest, req) if pkgs else _not_found()  # noqa: E731
         if fault is not None:
-            if fault.delay:
+            if fault.delay or fault.truncate:
                 normal = answer()
-                normal.delay = fault.delay
+                normal.delay, normal.truncate = fault.delay, fault.truncate
                 return normal
             return fault
         return answer()
@@ -361,10 +383,24 @@ class FakeUpstream:
                     continue
                 self._fault_counts[i] += 1
                 n = self._fault_counts[i]
-                return self._fault_reply(f["kind"], n)
+                return self._fault_reply(f["kind"], n, f.get("status"))
         return None
 
-    def _fault_reply(self, kind: str, n: int) -> Reply:
+    def _fault_reply(self, kind: str, n: int, status: int | None = None) -> Reply:
+        if kind == "rate_limit_bare":
+            return Reply(429, {"message": "Too Many Requests"})
+        if kind == "reset":
+            return Reply(drop=True)
+        if kind == "truncated":
+            return Reply(200, truncate=True)  # the real answer, cut off (see _handle)
+        if kind == "html":
+            n = 1  # the HTML page of "garbage"
+        if kind == "bad_json":
+            n = 2  # the cut-off JSON of "garbage"
+        if kind == "unauthorized":
+            return Reply(401, {"message": "Bad credentials"})
+        if kind == "forbidden":
+            return Reply(403, {"message": "Resource not accessible by integration"})
         if kind == "rate_limit":
             return Reply(
                 429,
@@ -379,7 +415,7 @@ class FakeUpstream:
                 },
             )
         if kind == "server_error":
-            status = (500, 502, 503)[(n - 1) % 3]
+            status = status or (500, 502, 503)[(n - 1) % 3]
             return Reply(status, "<html><body><h1>Server Error</h1></body></html>")
         if kind == "not_found":
             return _not_found()

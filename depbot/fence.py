@@ -75,13 +75,51 @@ _SECRET_PATTERNS = [
     re.compile(r"\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{40,})\b"),
     re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b"),  # JWT
 ]
+# the key word may sit anywhere in a name (DB_PASSWORD, app.secret); the pattern starts at the
+# key word itself: a leading "[\w.-]*" would try every start of a long run of word characters
+# (quadratic: seconds for one line of a hostile changelog)
 _ASSIGNMENT = re.compile(
     r"""(?ix)
-    (\b[\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)\b
+    ((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)\b
      \s*["']?\s*[:=]\s*)
     (["']?)(?!\d+\b)([^\s"',;]{4,})(\2)
     """
 )
+
+
+_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+# inside a block: base64 lines (maybe quoted, maybe with a "\n"), header lines, blank lines
+_KEY_BODY = re.compile(r"""^[\s"'`+(]*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]+:.*)?(?:\\n)?[\s"'`,;+)]*$""")
+
+
+def private_key_lines(lines: list[str]) -> set[int]:
+    """1-based numbers of the lines that belong to a PEM private key block in ``lines``.
+
+    The redactor sees one line at a time, so the body of a key embedded in a source file
+    (a string literal) looks like any other text; a search hit on it is still key material.
+    A block runs from its BEGIN line over key-looking lines to its END line.
+    """
+    out: set[int] = set()
+    block: list[int] = []
+    for i, line in enumerate(lines, 1):
+        if not block:
+            if _KEY_BEGIN.search(line):
+                block = [i]
+                if _KEY_END.search(line[_KEY_BEGIN.search(line).end() :]):  # type: ignore[union-attr]
+                    out.update(block)
+                    block = []
+            continue
+        if _KEY_END.search(line):
+            out.update(block + [i])
+            block = []
+        elif _KEY_BODY.match(line):
+            block.append(i)
+        else:  # not key material after all (code that mentions the marker)
+            out.add(block[0])
+            block = []
+    out.update(block)  # a block cut off at the end of the file
+    return out
 
 
 def redact(text: str, extra: list[str] | tuple[str, ...] = ()) -> str:

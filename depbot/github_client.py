@@ -109,7 +109,7 @@ class _SeamConnection:
             data=data,
             what="GitHub API",
             category=_category(urlsplit(url).path),
-            timeout=self.timeout,
+            timeout=None,  # the seam's settings.http_timeout (PyGithub only knows whole seconds)
             idempotent=verb.upper() != "POST",  # never create an issue twice
         )
         return _PyGithubResponse(resp)

@@ -122,12 +122,15 @@ def _check_evidence(
         for c in changes:
             body = ledger.sections[c.section_ref].body
             said |= {n for s in c.symbols for n in _leaves(s) if _names(body, {n})}
-    for h in hits:
-        if h.context in ("comment", "string"):
-            continue
-        tags = ledger.hit_tags.get(h.id, set())
-        if any(p == pkg and _leaves(s) & said for p, s in tags) or _names(h.text, said):
-            return
+    cited = {(h.path, h.line) for h in hits if h.context not in ("comment", "string")}
+    tags: set[tuple[str, str]] = set()  # the searches that found a cited line, under any id
+    for hid, fact in list(ledger.hits.items()):
+        if (fact.path, fact.line) in cited:
+            tags |= ledger.hit_tags.get(hid, set())
+    if any(p == pkg and _leaves(s) & said for p, s in tags):
+        return
+    if any(_names(h.text, said) for h in hits if (h.path, h.line) in cited):
+        return
     what = ", ".join(sorted(said)[:6]) or "the notes name no API"
     raise Rejected(
         f"none of the cited code hits uses what the cited sections say breaks ({what}); "

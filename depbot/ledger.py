@@ -41,6 +41,14 @@ class HitFact:
     symbol: str = ""
 
 
+@dataclass(frozen=True)
+class SearchFact:
+    tool: str  # search_code | search_symbol | where_imported
+    package: str  # lower-cased; "" for search_code
+    text: str  # the pattern or symbol searched for
+    hits: int
+
+
 @dataclass
 class Ledger:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -51,6 +59,13 @@ class Ledger:
     changelogs: dict[str, dict[str, Any]] = field(default_factory=dict)  # package -> summary
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # update key -> verdict
     rejections: int = 0
+    # what the evidence checks of integrity.py read: per section ref, whether it has a
+    # breaking item and the symbols its breaking items name; per hit id, the (package,
+    # symbol) of every search_symbol / where_imported that returned it; every search made
+    section_breaking: dict[str, bool] = field(default_factory=dict)
+    section_symbols: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    hit_tags: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    searches: list[SearchFact] = field(default_factory=list)
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -66,6 +81,24 @@ class Ledger:
         with self._lock:
             self.hits[fact.id] = fact
             self._by_place.setdefault((fact.path, fact.line, fact.col), fact.id)
+
+    def note_section(self, ref: str, *, breaking: bool, symbols: tuple[str, ...]) -> None:
+        with self._lock:
+            self.section_breaking[ref] = breaking
+            self.section_symbols[ref] = symbols
+
+    def tag_hit(self, hit_id: str, package: str, symbol: str) -> None:
+        with self._lock:
+            self.hit_tags.setdefault(hit_id, set()).add((package.lower(), symbol))
+
+    def record_search(self, fact: SearchFact) -> None:
+        with self._lock:
+            self.searches.append(fact)
+
+    def searches_for(self, package: str) -> list[SearchFact]:
+        """The searches that may concern ``package``: its own, and every plain text search."""
+        with self._lock:
+            return [s for s in self.searches if s.package in ("", package.lower())]
 
     def hit_id_for(self, path: str, line: int, col: int) -> str | None:
         """The id already given to this exact place, so repeated searches cite the same id."""

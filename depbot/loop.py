@@ -85,10 +85,20 @@ def _execute_all(toolbox: Toolbox, calls: list[dict[str, Any]]) -> list[Outcome]
         outcome.seconds = round(time.monotonic() - t0, 3)
         return outcome
 
-    if len(calls) == 1:
-        return [one((0, calls[0]))]
-    with ThreadPoolExecutor(max_workers=min(8, len(calls))) as pool:
-        return list(pool.map(one, enumerate(calls)))
+    # conclusions first, one at a time in reply order: each is judged on the facts the
+    # model had when it wrote the reply (never on a fetch or search of the same reply), and
+    # of two conclusions for one update the first counts, whatever the thread timing
+    done: dict[int, Outcome] = {}
+    for i, call in enumerate(calls):
+        if (call.get("function") or {}).get("name") == "conclude":
+            done[i] = one((i, call))
+    rest = [(i, c) for i, c in enumerate(calls) if i not in done]
+    if len(rest) <= 1:
+        done.update((i, one((i, c))) for i, c in rest)
+    else:
+        with ThreadPoolExecutor(max_workers=min(8, len(rest))) as pool:
+            done.update(zip((i for i, _ in rest), pool.map(one, rest), strict=True))
+    return [done[i] for i in range(len(calls))]
 
 
 def run_conversation(
@@ -138,6 +148,10 @@ def run_conversation(
                 if not exc.transient or attempt == model_retries or budget.out_of_time():
                     return end("model_unavailable", str(exc))
                 time.sleep(min(retry_backoff * (2**attempt), 30.0))
+            except Exception as exc:  # noqa: BLE001 - a broken model adapter ends this conversation only
+                detail = f"the model failed unexpectedly ({type(exc).__name__})"
+                trace.write("model_error", conv=conv, round=rnd, attempt=attempt + 1, error=detail)
+                return end("model_unavailable", detail)
         assert reply is not None
         res.rounds = rnd
         budget.charge(reply.usage)

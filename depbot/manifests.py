@@ -348,6 +348,8 @@ def parse_pyproject_text(text: str, manifest: str) -> list[Declared]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{manifest}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise InputError(f"{manifest}: nested too deeply to be a pyproject.toml") from None
     lines = text.splitlines()
     project = data.get("project", {})
     if not isinstance(project, dict):

@@ -26,6 +26,7 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -103,6 +104,9 @@ class Http:
         self._lock = threading.Lock()
         self._host_ok: dict[str, bool] = {}
         self.stats: Counter[str] = Counter()
+        # called with {"what", "method", "url", "reason", "attempt", "wait"} before each retry
+        # (triage writes these to the trace); a failing listener never breaks a request
+        self.on_retry: Callable[[dict[str, Any]], None] | None = None
         self.session = self._make_session()
 
     # -- construction -----------------------------------------------------------------
@@ -205,8 +209,9 @@ class Http:
                 if not exc.transient or attempt == attempts - 1 or not idempotent:
                     raise UpstreamError(exc.kind, f"{what}: {exc}") from None
                 last_error = exc
-                self._count("retries")
-                self._sleep(self._backoff(attempt, None))
+                wait = self._backoff(attempt, None)
+                self._retrying(what, method, url, exc.kind, attempt, wait)
+                self._sleep(wait)
                 continue
             wait = self._retry_wait(resp, attempt)
             if wait is None or attempt == attempts - 1:
@@ -215,10 +220,24 @@ class Http:
                 return resp  # the server asks for longer than we wait; let the caller say so
             if not idempotent and not _rate_limited(resp):
                 return resp  # a 5xx may come after the server acted: do not act twice
-            self._count("retries")
+            self._retrying(what, method, url, f"HTTP {resp.status}", attempt, wait)
             self._sleep(wait)
         assert last_error is not None  # pragma: no cover
         raise last_error  # pragma: no cover
+
+    def _retrying(
+        self, what: str, method: str, url: str, reason: str, attempt: int, wait: float
+    ) -> None:
+        self._count("retries")
+        listener = self.on_retry
+        if listener is None:
+            return
+        event = {"what": what, "method": method, "url": url.split("?", 1)[0],
+                 "reason": reason, "attempt": attempt + 1, "wait": round(wait, 3)}  # fmt: skip
+        try:
+            listener(event)
+        except Exception:  # noqa: BLE001 - observing must not change the request's fate
+            pass
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -350,7 +369,7 @@ def parse_json(resp: Response, what: str) -> Any:
         raise UpstreamError("bad_response", f"{what}: got an HTML page instead of JSON")
     try:
         return json.loads(resp.content.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise UpstreamError("bad_response", f"{what}: the answer was not valid JSON") from None
 
 

@@ -93,6 +93,8 @@ def _lock_versions(lock_text: str, label: str) -> tuple[dict[str, str], list[str
         lock = json.loads(lock_text)
     except json.JSONDecodeError as exc:
         return {}, [f"{label}: not valid JSON (line {exc.lineno}: {exc.msg}); lock ignored"]
+    except RecursionError:
+        return {}, [f"{label}: nested too deeply to be a lock file; lock ignored"]
     if not isinstance(lock, dict):
         return {}, [f"{label}: not a JSON object; lock ignored"]
     out: dict[str, str] = {}
@@ -132,6 +134,8 @@ def parse_package_json_text(
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{manifest} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{manifest}: nested too deeply to be a package.json") from None
     if not isinstance(data, dict):
         raise InputError(f"{manifest}: expected a JSON object at the top")
     installed, warnings = ({}, []) if lock_text is None else _lock_versions(lock_text, lock_name)

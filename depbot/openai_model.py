@@ -8,6 +8,7 @@ number of times (settings.model_retries), and records each in the trace. Failure
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import openai
@@ -20,7 +21,10 @@ from .settings import Settings
 
 def _plain(obj: Any) -> Any:
     if hasattr(obj, "model_dump"):
-        return obj.model_dump(exclude_none=True)
+        try:  # odd field types (a list for a name) come back as they are, without a warning
+            return obj.model_dump(exclude_none=True, warnings=False)
+        except TypeError:  # pragma: no cover - pydantic without the warnings flag
+            return obj.model_dump(exclude_none=True)
     return obj
 
 
@@ -75,28 +79,75 @@ class OpenAIChatModel:
             raise ModelError(
                 redact(f"the model client failed: {type(exc).__name__}", self._secrets)
             ) from None
+        except Exception:  # noqa: BLE001 - e.g. a 200 whose body is not JSON (a proxy's page)
+            raise ModelError(
+                "the model endpoint sent an answer depbot cannot read", transient=True
+            ) from None
+        if isinstance(resp, (str, bytes)):  # a 200 with a page that is not JSON
+            raise ModelError(
+                "the model endpoint sent a page instead of a chat completion", transient=True
+            )
         if not getattr(resp, "choices", None):
             raise ModelError("the model endpoint answered without a choice")
-        msg = resp.choices[0].message
-        message: dict[str, Any] = {"role": "assistant", "content": msg.content or ""}
-        calls = [_plain(c) for c in (msg.tool_calls or [])]
-        if calls:
-            message["tool_calls"] = [
-                {
-                    "id": str(c.get("id") or f"call_{i}"),
-                    "type": "function",
-                    "function": {
-                        "name": str((c.get("function") or {}).get("name") or ""),
-                        "arguments": str((c.get("function") or {}).get("arguments") or ""),
-                    },
-                }
-                for i, c in enumerate(calls)
-            ]
-        usage = getattr(resp, "usage", None)
-        return ModelReply(
-            message=message,
-            usage=Usage(
-                prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-                completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-            ),
+        try:
+            return _reply(resp)
+        except (AttributeError, TypeError, ValueError, IndexError, KeyError):
+            raise ModelError(
+                "the model endpoint sent a reply depbot cannot read", transient=True
+            ) from None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(_plain(value), default=str)
+
+
+def _count(usage: Any, name: str) -> int:
+    try:
+        return max(0, int(getattr(usage, name, 0) or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _reply(resp: Any) -> ModelReply:
+    """The assistant message of a chat completion, in plain OpenAI shape, whatever its oddities.
+
+    Content that is not a string is kept as JSON text; a tool call that is not an object,
+    or whose name or arguments are not strings, is kept as a call with text fields, so the
+    toolbox answers it with its fixed message instead of the run failing.
+    """
+    msg = resp.choices[0].message
+    if msg is None:
+        raise ValueError("no message")
+    message: dict[str, Any] = {"role": "assistant", "content": _text(msg.content)}
+    raw_calls = msg.tool_calls or []
+    if not isinstance(raw_calls, list):
+        raw_calls = [raw_calls]
+    calls = []
+    for i, raw in enumerate(raw_calls):
+        c = _plain(raw)
+        c = c if isinstance(c, dict) else {}
+        fn = _plain(c.get("function"))
+        fn = fn if isinstance(fn, dict) else {}
+        name, args = fn.get("name"), fn.get("arguments")
+        calls.append(
+            {
+                "id": str(c.get("id") or f"call_{i}"),
+                "type": "function",
+                "function": {
+                    "name": name if isinstance(name, str) else _text(name),
+                    "arguments": args if isinstance(args, str) else _text(args),
+                },
+            }
         )
+    if calls:
+        message["tool_calls"] = calls
+    usage = getattr(resp, "usage", None)
+    return ModelReply(
+        message=message,
+        usage=Usage(
+            prompt_tokens=_count(usage, "prompt_tokens"),
+            completion_tokens=_count(usage, "completion_tokens"),
+        ),
+    )

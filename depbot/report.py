@@ -129,7 +129,7 @@ def read_journal(out_dir: str | Path) -> list[Verdict]:
             continue
         try:
             verdict = Verdict.from_journal(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError):
+        except (UnicodeDecodeError, KeyError, TypeError, ValueError, RecursionError):
             continue
         found[(verdict.update.key, verdict.update.manifest)] = verdict
     return list(found.values())

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .fakeupstream import FAULT_KINDS as FAKE_FAULT_KINDS
 from .updates import Update, update_from_record
 
 if sys.version_info >= (3, 11):
@@ -20,7 +21,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 VERDICTS = ("affected", "not_affected", "unknown")
-FAULT_KINDS = ("rate_limit", "server_error", "not_found", "timeout", "garbage")
+FAULT_KINDS = FAKE_FAULT_KINDS  # the kinds the fake upstream can inject
 
 
 @dataclass(frozen=True)

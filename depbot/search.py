@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .errors import InputError, ToolError
+from .fence import private_key_lines
 from .import_sites import (
     JS_GLOBS,
     PY_GLOBS,
@@ -232,6 +233,15 @@ class CodeSearch:
             self._lines.put(rel, lines)
         return lines
 
+    def in_private_key_block(self, path: str, line: int) -> bool:
+        """Whether 1-based ``line`` of a repo-relative file is part of a private key block
+        (see ``fence.private_key_lines``); False for a file that cannot be read."""
+        try:
+            lines = self.read_lines(path)
+        except ToolError:
+            return False
+        return line in private_key_lines(lines)
+
     def lexmap(self, path: str) -> LexMap:
         """The cached lexical map of a repo-relative file (one scan per file)."""
         rel, _ = self._check_path(path)
@@ -279,7 +289,7 @@ class CodeSearch:
             data = json.loads((self.root / pj).read_text(encoding="utf-8-sig"))
             value = data.get("type") if isinstance(data, dict) else None
             value = value if isinstance(value, str) else None
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             value = None
         with self._lock:
             self._pkg_type[pj] = value

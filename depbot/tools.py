@@ -20,7 +20,7 @@ from .breaking import CANDIDATE_KINDS, analyze_section, deprecated_names
 from .errors import DepbotError, ToolError, UpstreamError
 from .fence import fence, redact, strip_invisible
 from .integrity import Rejected, check_conclusion
-from .ledger import HitFact, Ledger, SectionFact
+from .ledger import HitFact, Ledger, SearchFact, SectionFact
 from .schema import validate
 from .updates import Update
 from .versions import normalize_ecosystem
@@ -241,6 +241,10 @@ class Toolbox:
                 "send a JSON object",
                 "invalid",
             )
+        except RecursionError:  # "[[[[…" thousands deep: valid JSON, but no tool takes it
+            return self._fail(
+                f"arguments of {name} are nested too deeply; send a flat JSON object", "invalid"
+            )
         problems = validate(args, SCHEMAS[name]["parameters"])
         if problems:
             return self._fail(f"{name}: " + "; ".join(problems[:4]), "invalid")
@@ -317,6 +321,10 @@ class Toolbox:
         )
         self.ledger.add_section(fact)
 
+    def _note_section(self, ref: str, items: Any, *, breaking: bool) -> None:
+        symbols = tuple(dict.fromkeys(c.symbol for it in items for c in it.candidates))
+        self.ledger.note_section(ref, breaking=breaking, symbols=symbols)
+
     def _tool_fetch_changelog(self, args: dict[str, Any]) -> dict[str, Any]:
         update = self.find_update(args["package"])
         if update is None:
@@ -338,7 +346,9 @@ class Toolbox:
                     "text": self._fence(sec.body, sec.source, limit=6000),
                 }  # fmt: skip
             )
-            for item in analyze_section(sec.body, package=update.package, import_names=names):
+            items = analyze_section(sec.body, package=update.package, import_names=names)
+            self._note_section(ref, items, breaking=any(it.category == "breaking" for it in items))
+            for item in items:
                 removes_deprecated |= item.removes_deprecated
                 entry = {
                     "ref": ref,
@@ -358,6 +368,7 @@ class Toolbox:
                 ref = f"{cid}.d{j}"
                 self._record_section(ref, update, sec)
                 items = deprecated_names(sec.body, package=update.package, import_names=names)
+                self._note_section(ref, items, breaking=True)
                 entry = {
                     "ref": ref,
                     "version": sec.version,
@@ -369,7 +380,9 @@ class Toolbox:
                     entry["replacements"] = replacements
                 context.append(entry)
         found = bool(result.sections)
-        summary = {"found": found, "versions": versions, "note": result.note}
+        named = [c["symbol"] for e in breaking + context for c in e.get("candidates", [])]
+        summary = {"found": found, "versions": versions, "note": result.note,
+                   "candidates": list(dict.fromkeys(named))}  # fmt: skip
         self.ledger.record_changelog(update.package, summary)
         out: dict[str, Any] = {
             "id": cid,
@@ -412,13 +425,15 @@ class Toolbox:
     # -- searches ----------------------------------------------------------------------------
 
     def _record_hits(
-        self, hits: list[Any], *, search_id: str, tool: str, symbol: str = ""
+        self, hits: list[Any], *, search_id: str, tool: str, symbol: str = "", package: str = ""
     ) -> tuple[list[dict], str, int]:
         """Give each hit an id (reusing ids of places seen before); the hit list and a fenced block of lines."""
         listed, lines, new = [], [], 0
         for h in hits:
             hid = self.ledger.hit_id_for(h.path, h.line, h.col)
             text = redact(strip_invisible(h.text), self.secrets)
+            if self._in_secret_block(h.path, h.line):
+                text = "[REDACTED: a line of a private key block]"
             if hid is None:
                 hid = self.ledger.next_id("h")
                 new += 1
@@ -437,6 +452,8 @@ class Toolbox:
                         symbol=symbol,
                     )  # fmt: skip
                 )
+            if package:
+                self.ledger.tag_hit(hid, package, symbol)
             entry = {
                 "id": hid,
                 "path": h.path,
@@ -452,10 +469,20 @@ class Toolbox:
         block = self._fence("\n".join(lines), "checkout", 8000) if lines else ""
         return listed, block, new
 
-    def _search_result(self, result: Any, sid: str, tool: str, symbol: str = "") -> dict[str, Any]:
+    def _in_secret_block(self, path: str, line: int) -> bool:
+        check = getattr(self.services, "in_secret_block", None)
+        try:
+            return bool(check(path, line)) if check else False
+        except DepbotError:
+            return False
+
+    def _search_result(
+        self, result: Any, sid: str, tool: str, symbol: str = "", package: str = ""
+    ) -> dict[str, Any]:
         hits, block, new = self._record_hits(
-            list(result.hits), search_id=sid, tool=tool, symbol=symbol
+            list(result.hits), search_id=sid, tool=tool, symbol=symbol, package=package
         )
+        self.ledger.record_search(SearchFact(tool, package.lower(), symbol, len(hits)))
         out: dict[str, Any] = {
             "id": sid,
             "hits": hits,
@@ -483,7 +510,7 @@ class Toolbox:
             path_glob=args.get("path_glob"),
             word=bool(args.get("word", False)),
         )
-        out = self._search_result(result, self.ledger.next_id("s"), "search_code")
+        out = self._search_result(result, self.ledger.next_id("s"), "search_code", args["pattern"])
         out["pattern"] = args["pattern"]
         return out
 
@@ -499,7 +526,7 @@ class Toolbox:
         eco, package = self._ecosystem_for(args["package"], args.get("ecosystem"))
         report = self.services.where_imported(eco, package)
         sid = self.ledger.next_id("w")
-        out = self._search_result(_Sites(report), sid, "where_imported", package)
+        out = self._search_result(_Sites(report), sid, "where_imported", package, package)
         out["package"] = package
         out["import_names"] = list(getattr(report, "import_names", []))
         out["files"] = list(getattr(report, "files", []))[:50]
@@ -511,7 +538,9 @@ class Toolbox:
             raise self._unknown_package(args["package"])
         kw = {k: args[k] for k in ("kind", "of", "arg", "max_positional") if k in args}
         result = self.services.search_symbol(update.ecosystem, update.package, args["symbol"], **kw)
-        out = self._search_result(result, self.ledger.next_id("s"), "search_symbol", args["symbol"])
+        out = self._search_result(
+            result, self.ledger.next_id("s"), "search_symbol", args["symbol"], update.package
+        )
         out["symbol"] = args["symbol"]
         out["kind"] = args.get("kind", "name")
         return out

@@ -15,6 +15,8 @@ from typing import Any
 
 from .fence import redact
 
+_LINE_BREAKS = {c: f"\\u{c:04x}" for c in (0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
+
 
 class Trace:
     def __init__(self, path: Path | None, secrets: list[str] | tuple[str, ...] = ()) -> None:
@@ -34,7 +36,12 @@ class Trace:
             "type": kind,
             **fields,
         }
-        line = redact(json.dumps(record, ensure_ascii=False, default=str), self._secrets)
+        # every string inside the record is redacted, not the JSON text: a secret replaced in
+        # the middle of an escape sequence ("\u0000" + "00…") would break the line's syntax
+        line = json.dumps(self._redacted(record), ensure_ascii=False, default=str)
+        # characters str.splitlines() breaks on (text from changelogs may hold them): escaped,
+        # so that one record stays one line for every reader
+        line = line.translate(_LINE_BREAKS)
         with self._lock:
             self._fh.write(line + "\n")
             self._fh.flush()
@@ -44,10 +51,12 @@ class Trace:
         if isinstance(value, str):
             return redact(value, self._secrets)
         if isinstance(value, dict):
-            return {k: self._redacted(v) for k, v in value.items()}
+            return {self._redacted(k): self._redacted(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [self._redacted(v) for v in value]
-        return value
+        if isinstance(value, (int, float, bool)) or value is None:
+            return value
+        return redact(str(value), self._secrets)  # anything else is written as its text
 
     def close(self) -> None:
         with self._lock:
@@ -67,7 +76,7 @@ def show(path: Path, *, width: int = 600) -> str:
     """A readable transcript of a trace file."""
     out: list[str] = []
     t0: float | None = None
-    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not raw.strip():
             continue
         try:
@@ -105,6 +114,11 @@ def show(path: Path, *, width: int = 600) -> str:
             )
         elif kind == "model_error":
             out.append(f"  [model error] {rec.get('error')}")
+        elif kind == "http_retry":
+            out.append(
+                f"  [http retry] {rec.get('what')}: {rec.get('reason')} "
+                f"(attempt {rec.get('attempt')}, waiting {rec.get('wait')}s)"
+            )
         elif kind == "nudge":
             out.append(f"  [depbot] {rec.get('message')}")
         elif kind == "exit":

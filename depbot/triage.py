@@ -71,6 +71,9 @@ class LiveServices:
     def import_names(self, ecosystem: str, package: str) -> list[str]:
         return self.symbols.import_names(ecosystem, package)
 
+    def in_secret_block(self, path: str, line: int) -> bool:
+        return self.code.in_private_key_block(path, line)
+
 
 @dataclass
 class TriageResult:
@@ -119,6 +122,9 @@ def triage(
     http = http or Http(settings)
     secrets = settings.secrets()
     trace = Trace(out_dir / "trace.jsonl", secrets)
+    hooked = http.on_retry is None
+    if hooked:  # every retried request goes into the trace
+        http.on_retry = lambda event: trace.write("http_retry", **event)
     label = repo_label or repo.resolve().name
 
     done: dict[str, Verdict] = {}
@@ -244,6 +250,8 @@ def triage(
         stats={k: stats[k] for k in ("turns", "tool_calls", "prompt_tokens", "seconds")},
     )
     trace.close()
+    if hooked:
+        http.on_retry = None
     if own_http:
         http.close()
     return TriageResult(

@@ -194,6 +194,10 @@ def _records(data: Any, name: str) -> list[tuple[str, Mapping[str, Any]]]:
                 raise InputError(
                     f"{name}: 'updated-dependencies-json' is not JSON ({exc.msg})"
                 ) from None
+            except RecursionError:
+                raise InputError(
+                    f"{name}: 'updated-dependencies-json' is nested too deeply"
+                ) from None
             if not isinstance(items, list):
                 raise InputError(f"{name}: 'updated-dependencies-json' must be a list")
             return [(f"{name}: updated dependency {i + 1}", r) for i, r in enumerate(items)]
@@ -219,6 +223,8 @@ def parse_update_document(text: str, name: str, *, fmt: str | None = None) -> li
         raise InputError(f"{name}: not valid TOML ({exc})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:  # "[[[[…" thousands deep: the parsers give up with this
+        raise InputError(f"{name}: nested too deeply to be an update list") from None
     updates: list[Update] = []
     for label, record in _records(data, name):
         updates.extend(update_from_record(record, where=label, source="file", source_ref=name))

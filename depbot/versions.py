@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 from typing import Any
 
 import semver
@@ -112,6 +112,11 @@ def parse_version(ecosystem: str, text: str) -> Version | None:
     """Parse ``text`` as a version of ``ecosystem``; ``None`` when it is not one."""
     if not isinstance(text, str):
         return None
+    return _parse_version(ecosystem, text)
+
+
+@lru_cache(maxsize=1 << 18)  # the same strings are parsed again and again (Version is immutable)
+def _parse_version(ecosystem: str, text: str) -> Version | None:
     raw = _PREFIX.sub("", text.strip(), count=1)
     if not raw or len(raw) > 64:
         return None

@@ -1,0 +1,4 @@
+const debug = require('debug')('storefront');
+
+debug('booting storefront');
+document.getElementById('app').textContent = 'Storefront';
