@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -412,7 +413,32 @@ def find_manifests(root: Path, settings: Settings) -> list[Path]:
             path = here / name
             if name in ("pyproject.toml", "package.json") or _is_requirements(path):
                 found.append(path)
+    skip = tuple(p.strip("/") + "/" for p in settings.manifest_exclude if p.strip("/"))
+    found = [p for p in found if not p.relative_to(root).as_posix().startswith(skip)]
+    if settings.respect_gitignore:
+        found = _not_ignored(root, found)
     return sorted(found, key=lambda p: p.relative_to(root).as_posix())
+
+
+def _not_ignored(root: Path, paths: list[Path]) -> list[Path]:
+    """Drop the paths git ignores (when ``root`` is a git checkout and git is installed)."""
+    if not paths:
+        return paths
+    rels = [p.relative_to(root).as_posix() for p in paths]
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "check-ignore", "--stdin", "-z"],
+            input="\0".join(rels) + "\0",
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return paths
+    if done.returncode not in (0, 1):  # 128: not a git checkout
+        return paths
+    ignored = set(filter(None, done.stdout.split("\0")))
+    return [p for p, rel in zip(paths, rels, strict=True) if rel not in ignored]
 
 
 def read_manifest(path: Path, root: Path) -> tuple[list[Declared], list[str]]:

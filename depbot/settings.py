@@ -126,6 +126,7 @@ class Settings:
     secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
     skip_env_dirs: bool = True  # any directory holding a pyvenv.cfg
     respect_gitignore: bool = True
+    manifest_exclude: tuple[str, ...] = ()  # folders (repo-relative) whose manifests are not read
     max_hits: int = 60
     max_hits_per_file: int = 10
     hit_width: int = 160
@@ -163,6 +164,11 @@ class Settings:
             "max_seconds": _float(env, "DEPBOT_MAX_SECONDS", cls.max_seconds),
             "batch_size": _int(env, "DEPBOT_BATCH_SIZE", cls.batch_size),
             "concurrency": _int(env, "DEPBOT_CONCURRENCY", cls.concurrency),
+            "manifest_exclude": tuple(
+                p.strip()
+                for p in (env.get("DEPBOT_MANIFEST_EXCLUDE") or "").split(",")
+                if p.strip()
+            ),
             "registry_concurrency": _int(
                 env, "DEPBOT_REGISTRY_CONCURRENCY", cls.registry_concurrency
             ),

@@ -445,3 +445,23 @@ def test_read_manifest_uses_the_lock_beside_package_json(tmp_path):
     deps, _ = read_manifest(tmp_path / "web" / "package.json", tmp_path)
     d = by_name(deps)
     assert d["express"].installed == "4.18.2" and d["express"].manifest == "web/package.json"
+
+
+def test_find_manifests_skips_git_ignored_and_excluded_folders(tmp_path):
+    import subprocess
+
+    from depbot.manifests import find_manifests
+    from depbot.settings import Settings
+
+    (tmp_path / "requirements.txt").write_text("requests==2.31.0\n")
+    for folder in ("generated", "fixtures/case1", "web"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "package.json").write_text("{}")
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    settings = Settings(manifest_exclude=("fixtures",))
+    found = [p.relative_to(tmp_path).as_posix() for p in find_manifests(tmp_path, settings)]
+    assert found == ["requirements.txt", "web/package.json"]
+    everything = Settings(respect_gitignore=False)
+    found = [p.relative_to(tmp_path).as_posix() for p in find_manifests(tmp_path, everything)]
+    assert "generated/package.json" in found and "fixtures/case1/package.json" in found
