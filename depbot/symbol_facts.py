@@ -4,19 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PY_GLOBS = ("*.py", "*.pyi")
-JS_GLOBS = (
-    "*.js",
-    "*.cjs",
-    "*.mjs",
-    "*.jsx",
-    "*.ts",
-    "*.cts",
-    "*.mts",
-    "*.tsx",
-    "*.vue",
-    "*.svelte",
-)
 CONFIG_GLOBS = (
     "*.json", "*.yml", "*.yaml", "*.toml", "*.ini", "*.cfg", "*.conf", ".*rc", "*.env.example",
     ".flaskenv", "Dockerfile", "*.properties",

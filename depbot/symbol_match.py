@@ -13,10 +13,9 @@ from typing import Any
 from . import code_js, code_py
 from .code_py import CallShape
 from .errors import ToolError
+from .import_sites import JS_GLOBS, PY_GLOBS
 from .symbol_facts import (
     CONFIG_GLOBS,
-    JS_GLOBS,
-    PY_GLOBS,
     SCAN_LIMIT,
     Binding,
     SymbolHit,

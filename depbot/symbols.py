@@ -16,10 +16,11 @@ from typing import Any
 
 from . import code_js, code_py
 from .errors import ToolError
+from .import_sites import PY_GLOBS
 from .imports import js_imports
 from .pipnames import import_names_for
 from .search import CodeSearch, ImportReport
-from .symbol_facts import PY_GLOBS, Binding, SymbolHit, SymbolResult, merge
+from .symbol_facts import Binding, SymbolHit, SymbolResult, merge
 from .symbol_match import Matcher
 
 

@@ -19,28 +19,8 @@ from depbot.modelserver import ModelServer, rules_responder
 from depbot.openai_model import OpenAIChatModel
 from depbot.triage import triage
 
+from .scripted import Script, section_ref
 from .worlds import settings_for, two_package_world
-
-
-class Script:
-    def __init__(self, *steps: Any) -> None:
-        self.steps = list(steps)
-        self.used = 0
-        self.extra = 0
-
-    def __call__(self, body: dict[str, Any]) -> Any:
-        if self.used >= len(self.steps):
-            self.extra += 1
-            return Reply(500, {"error": {"message": "unexpected extra model call"}})
-        step = self.steps[self.used]
-        self.used += 1
-        return step(body) if callable(step) else step
-
-    def assert_done(self) -> None:
-        assert self.extra == 0, f"{self.extra} unexpected extra model call(s)"
-        assert self.used == len(self.steps), (
-            f"{len(self.steps) - self.used} scripted step(s) unused"
-        )
 
 
 def call(name: str, args: dict[str, Any] | str, i: int = 0) -> dict[str, Any]:
@@ -67,14 +47,6 @@ def strong_hits(body: dict[str, Any]) -> list[str]:
     return [
         h["id"] for r in results(body) for h in r.get("hits", []) if h.get("evidence") == "strong"
     ]
-
-
-def section_ref(body: dict[str, Any], version: str) -> str:
-    for r in results(body):
-        for s in r.get("sections", []):
-            if s["version"] == version:
-                return s["ref"]
-    raise AssertionError(f"no section {version} in the conversation")
 
 
 def run(tmp_path: Path, script: Script, world=None, **settings_overrides: Any):

@@ -21,35 +21,8 @@ from depbot.openai_model import OpenAIChatModel
 from depbot.tools import MAX_ARGUMENT_BYTES, MAX_CALLS_PER_REPLY
 from depbot.triage import triage
 
+from .scripted import Script, section_ref
 from .worlds import settings_for, two_package_world
-
-
-class Script:
-    """The model's replies, step by step; a step may be a function of the request body."""
-
-    def __init__(self, *steps: Any) -> None:
-        self.steps = list(steps)
-        self.used = 0
-        self.extra = 0
-        self.failure: AssertionError | None = None
-
-    def __call__(self, body: dict[str, Any]) -> Any:
-        if self.used >= len(self.steps):
-            self.extra += 1
-            return Reply(500, {"error": {"message": "unexpected extra model call"}})
-        step = self.steps[self.used]
-        self.used += 1
-        try:
-            return step(body) if callable(step) else step
-        except AssertionError as exc:  # a check inside a step: fail the test, not just the call
-            self.failure = self.failure or exc
-            return Reply(500, {"error": {"message": "a scripted check failed"}})
-
-    def assert_done(self) -> None:
-        if self.failure is not None:
-            raise self.failure
-        assert self.extra == 0, f"{self.extra} unexpected extra model call(s)"
-        assert self.used == len(self.steps), f"{len(self.steps) - self.used} step(s) unused"
 
 
 def call(name: Any, args: Any, i: int | str = 0) -> dict[str, Any]:
@@ -78,15 +51,6 @@ def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 def errors(body: dict[str, Any]) -> list[str]:
     return [r["error"] for r in tool_results(body) if "error" in r]
-
-
-def section_ref(body: dict[str, Any], version: str) -> str:
-    for m in body["messages"]:
-        if m.get("role") == "tool":
-            for s in json.loads(m["content"]).get("sections", []):
-                if s.get("version") == version:
-                    return s["ref"]
-    raise AssertionError(f"no section {version} in the conversation")
 
 
 def code_hits(body: dict[str, Any]) -> list[str]:
