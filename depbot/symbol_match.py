@@ -286,7 +286,10 @@ class Matcher:
         self, b: Binding, func_chain: tuple[str, ...], path: str, why: str
     ) -> tuple[str, str] | None:
         leaf = func_chain[-1] if func_chain else ""
-        of_leaf = self.of.rsplit(".", 1)[-1] if self.of else ""
+        owner_parts = [
+            p for p in self.of.split(".") if p not in ("__init__", "__new__", "constructor")
+        ]
+        of_leaf = owner_parts[-1] if owner_parts else ""  # `Client.__init__`: calls of Client
         if b.kind == "foreign":
             self.skip("calls into another module")
             return None

@@ -184,3 +184,12 @@ def test_alias_of_another_package_does_not_count(symbols):
     assert found(r) == [("js/lo.js", 2)]
     assert r.excluded.get("belongs to another module") == 1
     assert r.excluded.get("in comments") == 1
+
+
+def test_constructor_parameters_are_searched_on_the_class(tmp_path):
+    write_tree(
+        tmp_path, {"app.py": "from pkgx import Client\n\nc = Client(retries=3)\nd = Client()\n"}
+    )
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search("pip", "pkgx", "retries", kind="parameter", of="Client.__init__")
+    assert found(r) == [("app.py", 3)]
