@@ -338,9 +338,7 @@ def extract_candidates(
                 continue
             if call and call.group(2).strip() and names_allowed:
                 params = call.group(2).strip()
-                if _SIGNATURE_CUE.search(sentence) or _reuses_callee(
-                    sentence, call.group(1), i, spans
-                ):
+                if _SIGNATURE_CUE.search(sentence) or _reuses_callee(call.group(1), i, spans):
                     cands.append(Candidate(f"{call.group(1).lstrip('@')}({params})", "signature"))
                     continue
             if not names_allowed:
@@ -387,7 +385,7 @@ def _nearest_callable(spans: list[Span], pos: int) -> str:
     return best
 
 
-def _reuses_callee(sentence: str, callee: str, i: int, spans: list[Span]) -> bool:
+def _reuses_callee(callee: str, i: int, spans: list[Span]) -> bool:
     """``res.json(status, obj)``, use ``res.status(status).json(obj)``: the same method lives on."""
     leaf = callee.rsplit(".", 1)[-1]
     for s in spans[i + 1 :]:

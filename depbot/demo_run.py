@@ -6,7 +6,7 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from .evaluate import _git_checkout
+from .evaluate import git_checkout
 from .fakeupstream import FakeUpstream
 from .model import make_model
 from .scenarios import load_scenario
@@ -26,7 +26,7 @@ def run_demo(
     target.mkdir(parents=True, exist_ok=True)
     repo = target / "repo"
     if not repo.exists():
-        _git_checkout(sc.repo, repo)
+        git_checkout(sc.repo, repo)
     base = Settings.from_env()
     with FakeUpstream(sc.upstream, sc.faults, versions=sc.versions(), retry_after=0.5) as up:
         settings = base.replace(

@@ -9,6 +9,7 @@ exists, every expected file is among its hits and an expected symbol is named in
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -98,7 +99,8 @@ class EvalSummary:
         return {"model": self.model, "scenarios": scenarios, "totals": self.totals()}
 
 
-def _git_checkout(src: Path, dest: Path) -> None:
+def git_checkout(src: Path, dest: Path) -> None:
+    """Copy ``src`` to ``dest`` and make it a git checkout with one commit (best effort)."""
     shutil.copytree(src, dest, symlinks=True)
     env = {"GIT_AUTHOR_NAME": "depbot", "GIT_AUTHOR_EMAIL": "depbot@localhost",
            "GIT_COMMITTER_NAME": "depbot", "GIT_COMMITTER_EMAIL": "depbot@localhost"}  # fmt: skip
@@ -121,8 +123,6 @@ def _git_checkout(src: Path, dest: Path) -> None:
 
 
 def _base_env() -> dict[str, str]:
-    import os
-
     return {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
 
 
@@ -170,7 +170,7 @@ def run_scenario(
 ) -> tuple[bool, list[dict[str, Any]], dict[str, Any], str, Path]:
     work = Path(tempfile.mkdtemp(prefix=f"depbot-eval-{sc.name}-", dir=keep))
     repo = work / "repo"
-    _git_checkout(sc.repo, repo)
+    git_checkout(sc.repo, repo)
     out_dir = work / "out"
     started = time.monotonic()
     with FakeUpstream(

@@ -56,7 +56,7 @@ def _item_span(lines: list[str], i: int) -> tuple[int, int]:
     return start, end
 
 
-def _quote(section: SectionFact, symbols: list[str], summary: str) -> str:
+def _quote(section: SectionFact, symbols: list[str]) -> str:
     """The section's own items that carry the change.
 
     Items naming the change's symbols come first; then an item saying deprecated code
@@ -181,7 +181,7 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
                 summary=summary,
                 symbols=tuple(symbols),
                 source=section.source,
-                quote=_quote(section, symbols, summary),
+                quote=_quote(section, symbols),
                 version=section.version,
                 section_ref=ref,
             )

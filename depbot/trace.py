@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -75,7 +74,6 @@ def _short(text: str, limit: int = 600) -> str:
 def show(path: Path, *, width: int = 600) -> str:
     """A readable transcript of a trace file."""
     out: list[str] = []
-    t0: float | None = None
     for n, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not raw.strip():
             continue
@@ -90,7 +88,6 @@ def show(path: Path, *, width: int = 600) -> str:
             out.append(
                 f"=== run {rec.get('run', '')}: {rec.get('updates')} updates, model {rec.get('model')}"
             )
-            t0 = time.time()
         elif kind == "round":
             out.append(f"\n--- {conv} round {rec.get('round')} ({rec.get('seconds', 0):.2f}s, "
                        f"{rec.get('usage', {}).get('prompt_tokens', 0)} prompt + "
@@ -129,5 +126,4 @@ def show(path: Path, *, width: int = 600) -> str:
             )
         elif kind == "run_end":
             out.append(f"\n=== run finished: {rec.get('status')}; {rec.get('stats')}")
-    del t0
     return "\n".join(out)
