@@ -52,8 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_repo import World, make_world  # noqa: E402
 from bench_world import make_deps, write_upstream  # noqa: E402
 
-from depbot.fakeupstream import FakeUpstream  # noqa: E402
-from depbot.modelserver import ModelServer, rules_responder  # noqa: E402
+from depbot.fakes.model_server import ModelServer, rules_responder  # noqa: E402
+from depbot.fakes.upstream import FakeUpstream  # noqa: E402
 
 UNLIMITED = 10**12
 TARGETS = {  # name: (description, limit)
@@ -81,10 +81,10 @@ def peak_rss_kb() -> int:
 
 def child(spec_path: str) -> int:
     """Run one triage as the spec says; write what it measured next to the spec."""
-    from depbot.openai_model import OpenAIChatModel
-    from depbot.settings import Settings
-    from depbot.triage import triage
-    from depbot.updates import Update
+    from depbot.core.settings import Settings
+    from depbot.models.openai_chat import OpenAIChatModel
+    from depbot.records.update import Update
+    from depbot.triage.run import triage
 
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     settings = Settings(

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from depbot.changelog_parse import parse_sections, slice_range, version_key  # noqa: E402
+from depbot.changelogs.sections import parse_sections, slice_range, version_key  # noqa: E402
 
 WORDS = (
     "parser cache request response header cookie timeout retry stream socket proxy "

@@ -39,8 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from depbot.search import CodeSearch  # noqa: E402
-from depbot.settings import Settings  # noqa: E402
+from depbot.core.settings import Settings  # noqa: E402
+from depbot.search.code import CodeSearch  # noqa: E402
 
 RARE = "method_whitelist"  # a removed keyword argument: ~0.5% of files
 COMMON = "self.session.get("  # a call in ~12% of files

@@ -12,7 +12,7 @@ It prints the environment to point depbot at it, then serves until interrupted:
 too). Without it, the releases of the example repository in ``depbot/demo/repo`` are
 served. ``--garbage NAME`` makes that package always answer with a body that is not JSON;
 ``--flaky NAME`` makes it answer HTTP 500 once, then normally. The answers use the real
-wire formats (tests/fake_registry.py).
+wire formats (tests/helpers/fake_registry.py).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from depbot.loopback import LoopbackServer, Reply  # noqa: E402
-from tests.fake_registry import FakeUpstream  # noqa: E402
+from depbot.fakes.loopback import LoopbackServer, Reply  # noqa: E402
+from tests.helpers.fake_registry import FakeUpstream  # noqa: E402
 
 DEFAULT_DATA = {
     "pip": {

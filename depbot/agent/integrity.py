@@ -1,0 +1,241 @@
+"""Outcome integrity: a conclusion becomes a verdict only if the ledger backs it. Pure.
+
+- ``affected`` needs hit ids that a search returned in this run (in the checkout, not
+  all inside comments or strings) and breaking changes that cite sections
+  ``fetch_changelog`` returned for this very package; a cited section must describe a
+  breaking change, and a cited code hit must use what it says breaks (its line names
+  it, or a ``search_symbol`` for it returned the hit): a conclusion cannot borrow
+  another package's evidence, whatever text asked for it;
+- ``not_affected`` for an update that may break (major, 0.x minor, pre-release) needs
+  the changelog to have been read: without the facts the honest answer is ``unknown``;
+  when the notes name what breaks, the code must have been searched for it (or the
+  package found not imported at all) first;
+- the verdict is assembled from the ledger: quotes are the changelog's own lines,
+  hits are the search results, never the model's words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from depbot.agent.ledger import HitFact, Ledger, SectionFact
+from depbot.core.fence import strip_invisible
+from depbot.records.update import Update
+from depbot.records.verdict import BreakingChange, Hit, Verdict
+
+MAX_REASON = 600
+MAX_SUMMARY = 300
+MAX_FIX = 1500
+MAX_QUOTE_LINES = 6
+
+
+class Rejected(Exception):
+    """The conclusion is refused; the message tells the model why and what would be accepted."""
+
+
+def _text(value: Any, limit: int) -> str:
+    text = strip_invisible(str(value or "")).strip()
+    text = re.sub(r"[ \t]+", " ", text)
+    return text[:limit]
+
+
+_BULLET = re.compile(r"^\s*([-*+•]|\d+[.)])\s")
+_REMOVED_DEPRECATED = re.compile(r"remov\w*.{0,60}deprecat|deprecat\w*.{0,60}remov", re.I)
+_BREAKING = re.compile(r"breaking|remov|renam|no longer|dropped|deprecat|gone|require", re.I)
+
+
+def _item_span(lines: list[str], i: int) -> tuple[int, int]:
+    """The whole bullet (or paragraph) that line ``i`` belongs to: [start, end)."""
+    start = i
+    while start > 0 and not _BULLET.match(lines[start]) and lines[start - 1].strip():
+        start -= 1
+    end = i + 1
+    while end < len(lines) and lines[end].strip() and not _BULLET.match(lines[end]):
+        end += 1
+    return start, end
+
+
+def _quote(section: SectionFact, symbols: list[str]) -> str:
+    """The section's own items that carry the change.
+
+    Items naming the change's symbols come first; then an item saying deprecated code
+    was removed; then items with breaking words. Whole bullets, never half a sentence.
+    """
+    lines = [ln.rstrip() for ln in section.body.splitlines()]
+    leaves = {s.rsplit(".", 1)[-1].strip("()`'\" ") for s in symbols if s}
+    leaves |= {s.strip("()`'\" ") for s in symbols if s}
+    leaves.discard("")
+
+    def names_symbol(ln: str) -> bool:
+        return any(re.search(rf"(?<![\w]){re.escape(leaf)}(?![\w])", ln) for leaf in leaves)
+
+    for test in (
+        names_symbol,
+        _REMOVED_DEPRECATED.search,
+        _BREAKING.search,
+        lambda ln: bool(ln.strip()),
+    ):
+        picked = [i for i, ln in enumerate(lines) if test(ln)]
+        if picked:
+            break
+    out: list[str] = []
+    for i in picked:
+        start, end = _item_span(lines, i)
+        out.extend(ln.strip() for ln in lines[start:end])
+        if len(dict.fromkeys(out)) >= MAX_QUOTE_LINES:
+            break
+    return strip_invisible("\n".join(list(dict.fromkeys(out))[:MAX_QUOTE_LINES]))
+
+
+_IDENT = "A-Za-z0-9_$"
+
+
+def _leaves(symbol: str) -> set[str]:
+    """The names a symbol appears under in code: itself and its last component."""
+    s = str(symbol).strip().strip("`'\"()[] ")
+    return {x for x in (s, re.split(r"[./:#]", s)[-1]) if len(x) >= 2}
+
+
+def _names(text: str, names: set[str]) -> bool:
+    """Whether ``text`` holds one of ``names`` as a whole identifier."""
+    return any(re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text) for n in names)
+
+
+def _check_evidence(
+    changes: list[BreakingChange], hits: list[HitFact], pkg: str, ledger: Ledger
+) -> None:
+    """``affected``: a cited section says something breaks, and a cited hit uses it."""
+    refs = [c.section_ref for c in changes]
+    if not any(
+        ledger.section_breaking.get(r) or _BREAKING.search(ledger.sections[r].body) for r in refs
+    ):
+        raise Rejected(
+            "none of the cited sections describes a breaking change (nothing removed, renamed "
+            "or changed); cite the section that does, or conclude not_affected"
+        )
+    said: set[str] = set()
+    for r in refs:
+        for symbol in ledger.section_symbols.get(r, ()):
+            said |= _leaves(symbol)
+    if not said:  # the notes name no API: the conclusion's symbols, as far as the notes name them
+        for c in changes:
+            body = ledger.sections[c.section_ref].body
+            said |= {n for s in c.symbols for n in _leaves(s) if _names(body, {n})}
+    cited = {(h.path, h.line) for h in hits if h.context not in ("comment", "string")}
+    tags: set[tuple[str, str]] = set()  # the searches that found a cited line, under any id
+    for hid, fact in list(ledger.hits.items()):
+        if (fact.path, fact.line) in cited:
+            tags |= ledger.hit_tags.get(hid, set())
+    if any(p == pkg and _leaves(s) & said for p, s in tags):
+        return
+    if any(_names(h.text, said) for h in hits if (h.path, h.line) in cited):
+        return
+    what = ", ".join(sorted(said)[:6]) or "the notes name no API"
+    raise Rejected(
+        f"none of the cited code hits uses what the cited sections say breaks ({what}); "
+        "cite hits of a search for it, or conclude not_affected"
+    )
+
+
+def _searched(pkg: str, candidates: list[str], ledger: Ledger) -> bool:
+    """Whether a search looked for one of ``candidates``, or found ``pkg`` not imported at all."""
+    names = set().union(*(_leaves(c) for c in candidates))
+    for s in ledger.searches_for(pkg):
+        if s.tool == "where_imported":
+            if s.package == pkg and s.hits == 0:
+                return True
+        elif _names(s.text, names) or _leaves(s.text) & names:
+            return True
+    return False
+
+
+def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:
+    """Turn validated ``conclude`` arguments into a Verdict, or raise ``Rejected``."""
+    verdict = str(args.get("verdict"))
+    reason = _text(args.get("reason"), MAX_REASON)
+    if not reason:
+        raise Rejected("give a reason: one or two sentences saying why")
+    pkg = update.package.lower()
+    changelog = ledger.changelog(pkg)
+    changes: list[BreakingChange] = []
+    for i, bc in enumerate(args.get("breaking_changes") or []):
+        ref = str(bc.get("source_ref") or "")
+        section = ledger.sections.get(ref)
+        if section is None:
+            raise Rejected(
+                f"breaking_changes[{i}].source_ref {ref!r} is not a section fetch_changelog "
+                "returned in this run; cite a ref like 'c1.s2' from its result"
+            )
+        if section.package != pkg:
+            raise Rejected(
+                f"breaking_changes[{i}].source_ref {ref!r} belongs to {section.package}, "
+                f"not {update.package}"
+            )
+        symbols = [_text(s, 120) for s in (bc.get("symbols") or []) if str(s).strip()][:10]
+        summary = _text(bc.get("summary"), MAX_SUMMARY)
+        if not summary:
+            raise Rejected(f"breaking_changes[{i}].summary is empty")
+        changes.append(
+            BreakingChange(
+                summary=summary,
+                symbols=tuple(symbols),
+                source=section.source,
+                quote=_quote(section, symbols),
+                version=section.version,
+                section_ref=ref,
+            )
+        )
+    hits: list[HitFact] = []
+    for hid in args.get("hit_ids") or []:
+        fact = ledger.hits.get(str(hid))
+        if fact is None:
+            raise Rejected(
+                f"hit id {hid!r} was never returned by a search in this run; "
+                "cite ids from search_symbol, search_code or where_imported results"
+            )
+        if all((h.path, h.line) != (fact.path, fact.line) for h in hits):
+            hits.append(fact)  # one line cited once, whichever search found it
+
+    if verdict == "affected":
+        if not hits:
+            raise Rejected(
+                "affected needs at least one hit id returned by a search in this run; "
+                "search first, or conclude not_affected / unknown"
+            )
+        if all(h.context in ("comment", "string") for h in hits):
+            raise Rejected(
+                "every cited hit sits in a comment or a string literal, which breaks nothing; "
+                "cite code hits or conclude not_affected"
+            )
+        if not changes:
+            raise Rejected(
+                "affected needs breaking_changes citing the changelog section (source_ref) "
+                "that describes the break"
+            )
+        _check_evidence(changes, hits, pkg, ledger)
+    elif verdict == "not_affected":
+        if update.may_break and not (changelog and changelog.get("found")):
+            raise Rejected(
+                f"{update.package} {update.from_version} → {update.to_version} may break "
+                f"({update.update_type}) and its changelog was not read in this run; "
+                "fetch it, or conclude unknown and say why"
+            )
+        named = [str(c) for c in (changelog or {}).get("candidates") or []]
+        if named and not _searched(pkg, named, ledger):
+            raise Rejected(
+                f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
+                "search the code for it (search_symbol or search_code) before concluding "
+                "not_affected, or conclude unknown"
+            )
+        hits = []  # a not-affected verdict cites no call sites
+    elif verdict != "unknown":
+        raise Rejected("verdict must be one of affected, not_affected, unknown")
+    return Verdict(
+        update=update,
+        verdict=verdict,
+        reason=reason,
+        breaking_changes=changes,
+        hits=[Hit(id=h.id, path=h.path, line=h.line, text=h.text, col=h.col) for h in hits],
+        suggested_fix=_text(args.get("suggested_fix"), MAX_FIX) if verdict == "affected" else "",
+    )

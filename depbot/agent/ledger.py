@@ -1,0 +1,130 @@
+"""The ledger: every fact a tool really returned in this run, under the id the model saw.
+
+Drafts and the report are built from the ledger, never from the model's prose: a hit
+id names a real line of the checkout that a search returned, a section ref names a
+real changelog section that ``fetch_changelog`` returned. Thread-safe; ids are unique
+for the whole run (several conversations share one ledger).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from depbot.records.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class SectionFact:
+    ref: str  # "c3.s1" (in range) or "c3.d1" (deprecation context before `from`)
+    package: str  # the update's package, lower-cased
+    version: str
+    heading: str
+    body: str
+    source: str
+    kind: str = "file"
+
+
+@dataclass(frozen=True)
+class HitFact:
+    id: str  # "h12"
+    path: str
+    line: int
+    col: int
+    text: str
+    context: str = "code"  # code | comment | string
+    evidence: str = ""  # strong | weak | "" (plain text search)
+    why: str = ""
+    search_id: str = ""
+    tool: str = ""
+    symbol: str = ""
+
+
+@dataclass(frozen=True)
+class SearchFact:
+    tool: str  # search_code | search_symbol | where_imported
+    package: str  # lower-cased; "" for search_code
+    text: str  # the pattern or symbol searched for
+    hits: int
+
+
+@dataclass
+class Ledger:
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _counters: dict[str, int] = field(default_factory=dict)
+    sections: dict[str, SectionFact] = field(default_factory=dict)
+    hits: dict[str, HitFact] = field(default_factory=dict)
+    _by_place: dict[tuple[str, int, int], str] = field(default_factory=dict, repr=False)
+    changelogs: dict[str, dict[str, Any]] = field(default_factory=dict)  # package -> summary
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # update key -> verdict
+    rejections: int = 0
+    # what the evidence checks of integrity.py read: per section ref, whether it has a
+    # breaking item and the symbols its breaking items name; per hit id, the (package,
+    # symbol) of every search_symbol / where_imported that returned it; every search made
+    section_breaking: dict[str, bool] = field(default_factory=dict)
+    section_symbols: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    hit_tags: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    searches: list[SearchFact] = field(default_factory=list)
+
+    def next_id(self, prefix: str) -> str:
+        with self._lock:
+            n = self._counters.get(prefix, 0) + 1
+            self._counters[prefix] = n
+            return f"{prefix}{n}"
+
+    def add_section(self, fact: SectionFact) -> None:
+        with self._lock:
+            self.sections[fact.ref] = fact
+
+    def add_hit(self, fact: HitFact) -> None:
+        with self._lock:
+            self.hits[fact.id] = fact
+            self._by_place.setdefault((fact.path, fact.line, fact.col), fact.id)
+
+    def note_section(self, ref: str, *, breaking: bool, symbols: tuple[str, ...]) -> None:
+        with self._lock:
+            self.section_breaking[ref] = breaking
+            self.section_symbols[ref] = symbols
+
+    def tag_hit(self, hit_id: str, package: str, symbol: str) -> None:
+        with self._lock:
+            self.hit_tags.setdefault(hit_id, set()).add((package.lower(), symbol))
+
+    def record_search(self, fact: SearchFact) -> None:
+        with self._lock:
+            self.searches.append(fact)
+
+    def searches_for(self, package: str) -> list[SearchFact]:
+        """The searches that may concern ``package``: its own, and every plain text search."""
+        with self._lock:
+            return [s for s in self.searches if s.package in ("", package.lower())]
+
+    def hit_id_for(self, path: str, line: int, col: int) -> str | None:
+        """The id already given to this exact place, so repeated searches cite the same id."""
+        with self._lock:
+            return self._by_place.get((path, line, col))
+
+    def record_changelog(self, package: str, summary: dict[str, Any]) -> None:
+        with self._lock:
+            self.changelogs[package.lower()] = summary
+
+    def changelog(self, package: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self.changelogs.get(package.lower())
+
+    def add_verdict(self, key: str, verdict: Verdict) -> None:
+        with self._lock:
+            self.verdicts[key] = verdict
+
+    def verdict(self, key: str) -> Verdict | None:
+        with self._lock:
+            return self.verdicts.get(key)
+
+    def reject(self) -> None:
+        with self._lock:
+            self.rejections += 1
+
+    def sections_of(self, package: str) -> list[SectionFact]:
+        with self._lock:
+            return [s for s in self.sections.values() if s.package == package.lower()]

@@ -1,0 +1,129 @@
+"""The trace: one JSON line per model round and per tool execution, readable by a person.
+
+Every line is redacted (tokens, keys, secret-shaped strings) before it is written.
+``show`` turns a trace file back into a round-by-round transcript.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from depbot.core.fence import redact
+
+_LINE_BREAKS = {c: f"\\u{c:04x}" for c in (0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
+
+
+class Trace:
+    def __init__(self, path: Path | None, secrets: list[str] | tuple[str, ...] = ()) -> None:
+        self.path = path
+        self._secrets = tuple(secrets)
+        self._lock = threading.Lock()
+        self._fh = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = path.open("a", encoding="utf-8")
+
+    def write(self, kind: str, **fields: Any) -> None:
+        if self._fh is None:
+            return
+        record = {
+            "t": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            "type": kind,
+            **fields,
+        }
+        # every string inside the record is redacted, not the JSON text: a secret replaced in
+        # the middle of an escape sequence ("\u0000" + "00…") would break the line's syntax
+        line = json.dumps(self._redacted(record), ensure_ascii=False, default=str)
+        # characters str.splitlines() breaks on (text from changelogs may hold them): escaped,
+        # so that one record stays one line for every reader
+        line = line.translate(_LINE_BREAKS)
+        with self._lock:
+            self._fh.write(line + "\n")
+            self._fh.flush()
+
+    def _redacted(self, value: Any) -> Any:
+        """Redact every string inside a record (redacting the JSON text could break its syntax)."""
+        if isinstance(value, str):
+            return redact(value, self._secrets)
+        if isinstance(value, dict):
+            return {self._redacted(k): self._redacted(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._redacted(v) for v in value]
+        if isinstance(value, (int, float, bool)) or value is None:
+            return value
+        return redact(str(value), self._secrets)  # anything else is written as its text
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh is not None:
+                self._fh.close()
+                self._fh = None
+
+
+def _short(text: str, limit: int = 600) -> str:
+    text = text or ""
+    return (
+        text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more characters]"
+    )
+
+
+def show(path: Path, *, width: int = 600) -> str:
+    """A readable transcript of a trace file."""
+    out: list[str] = []
+    for n, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError:
+            out.append(f"(line {n} is not JSON: torn write?)")
+            continue
+        kind = rec.get("type")
+        conv = rec.get("conv", "")
+        if kind == "run_start":
+            out.append(
+                f"=== run {rec.get('run', '')}: {rec.get('updates')} updates, model {rec.get('model')}"
+            )
+        elif kind == "round":
+            out.append(f"\n--- {conv} round {rec.get('round')} ({rec.get('seconds', 0):.2f}s, "
+                       f"{rec.get('usage', {}).get('prompt_tokens', 0)} prompt + "
+                       f"{rec.get('usage', {}).get('completion_tokens', 0)} completion tokens)")  # fmt: skip
+            for m in rec.get("sent", []):
+                role = m.get("role")
+                if role in ("system", "user"):
+                    out.append(f"  [{role}] {_short(str(m.get('content', '')), width)}")
+            reply = rec.get("reply") or {}
+            if reply.get("content"):
+                out.append(f"  [assistant] {_short(reply['content'], width)}")
+            for call in reply.get("tool_calls") or []:
+                fn = call.get("function", {})
+                out.append(
+                    f"  [call {call.get('id')}] {fn.get('name')}({_short(fn.get('arguments', ''), width)})"
+                )
+        elif kind == "tool":
+            guard = f" [{rec['guard']}]" if rec.get("guard") else ""
+            out.append(
+                f"  [result {rec.get('call_id')}]{guard} {_short(rec.get('result', ''), width)}"
+            )
+        elif kind == "model_error":
+            out.append(f"  [model error] {rec.get('error')}")
+        elif kind == "http_retry":
+            out.append(
+                f"  [http retry] {rec.get('what')}: {rec.get('reason')} "
+                f"(attempt {rec.get('attempt')}, waiting {rec.get('wait')}s)"
+            )
+        elif kind == "nudge":
+            out.append(f"  [depbot] {rec.get('message')}")
+        elif kind == "exit":
+            out.append(f"=== {conv} ended: {rec.get('status')} after {rec.get('rounds')} rounds")
+        elif kind == "verdict":
+            out.append(
+                f"  [verdict] {rec.get('package')}: {rec.get('verdict')} ({_short(rec.get('reason', ''), 200)})"
+            )
+        elif kind == "run_end":
+            out.append(f"\n=== run finished: {rec.get('status')}; {rec.get('stats')}")
+    return "\n".join(out)

@@ -1,0 +1,479 @@
+"""Reading a changelog section like a reviewer: which items break, and what to search for. Pure.
+
+``analyze_section`` splits a section body into items (a bullet with its continuation
+lines, or a paragraph), decides whether each item is breaking, a deprecation, a runtime
+requirement or just information, and for breaking items extracts *candidates*: what a
+search must find in the client code for the item to matter there, and how to recognise
+it (a removed name, a removed parameter, a newly required argument, an ES-module-only
+package, a removed sub-path import, ...).
+
+The rules are general: they read the language changelogs use ("X was removed; use Y",
+"X no longer accepts `a`", "`f()` now requires the `Loader` argument") and never any
+package's name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from depbot.changelogs.items import (
+    DEPRECATION,
+    FUTURE_REMOVAL,
+    REMOVAL_CONTEXT,
+    REMOVAL_PHRASE,
+    categorize,
+    clean,
+    code_spans,
+    is_gone_no_longer,
+    sentences,
+    split_items,
+)
+from depbot.changelogs.spans import (
+    CALL,
+    DOTTED,
+    FILE_LIKE,
+    IDENT,
+    IMPORT,
+    IMPORT_FROM,
+    JS_IMPORT,
+    KWARG,
+    QUOTED,
+    REQUIRE,
+    SUBPATH,
+    UPPER,
+    Span,
+    callee,
+    roles,
+    span_positions,
+)
+
+# --- categories -----------------------------------------------------------------------------
+
+CANDIDATE_KINDS = (
+    "name",  # a removed or renamed function / class / attribute / constant
+    "parameter",  # a removed keyword argument or option (of = the callable, when known)
+    "required_arg",  # calls of `symbol` that do not pass `arg` now fail
+    "positional",  # calls of `symbol` with more than `max_positional` positional arguments
+    "signature",  # a removed call form `f(a, b)`: calls of f with that shape
+    "literal_arg",  # calls of `symbol` that pass the literal `arg`
+    "module",  # the package is ES-module-only: require() from CommonJS breaks
+    "default_import",  # the default export is gone
+    "subpath",  # a removed entry point such as `pkg/sub`
+    "module_path",  # a removed (sub)module such as `pkg.sub`
+    "config_key",  # a configuration key / environment variable no longer read
+    "async",  # calls of `symbol` that are not awaited
+)
+
+
+# names too common to mean anything on their own (they need a qualifier or a call shape)
+GENERIC_NAMES = frozenset(
+    """
+    a an the it is of to in on at by and or not as if for from with self this cls args kwargs
+    append pop push get set put add remove delete clear copy update keys values items index
+    count sort reverse insert extend find join split replace format strip lower upper map filter
+    reduce some every slice splice shift unshift concat includes send json text data body status
+    type name value id key main default run start stop close open read write load dump dumps loads
+    call apply bind next then catch finally resolve reject error log info warn debug emit on off
+    once listen render redirect query params param top end size length list dict str int float
+    bool bytes object array string number function module require import export exports new
+    init setup config options option settings env path url file files dir module window document
+    true false none null undefined fn cb callback handler hidden browser field top level mode
+    request response session client server app router model view user cache logger util utils
+    helpers base core types api lib src test tests example examples package version
+    """.split()
+)
+# words that name technologies, not APIs
+_TECH_WORDS = frozenset(
+    """
+    commonjs cjs esm es es6 es2015 umd amd typescript javascript node nodejs python pypy deno bun
+    webpack rollup babel jest npm yarn pnpm pip wheel sdist http https json yaml toml utf utf8
+    """.split()
+)
+# JavaScript globals: never the package's API as a qualifier or a bare name
+JS_GLOBALS = frozenset(
+    """
+    Math JSON Object Array Promise String Number Boolean Date RegExp Error TypeError SyntaxError
+    process console window document global globalThis Buffer Symbol Map Set WeakMap Reflect Proxy
+    Intl URL URLSearchParams setTimeout setInterval require module exports navigator
+    """.split()
+)
+# Python builtins: never the package's API as a bare name
+PY_BUILTINS = frozenset(
+    """
+    ImportError ValueError TypeError KeyError AttributeError RuntimeError Exception OSError IOError
+    DeprecationWarning UserWarning Warning FutureWarning StopIteration NotImplementedError
+    print len str int float dict list set tuple bytes object type isinstance super open
+    """.split()
+)
+BUILTINS = JS_GLOBALS | PY_BUILTINS
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Something to look for in the client code."""
+
+    symbol: str
+    kind: str = "name"
+    of: str = ""  # owning callable / class, for parameter-like kinds
+    arg: str = ""  # required_arg: the argument; literal_arg: the literal
+    max_positional: int = 1
+
+    def to_dict(self) -> dict[str, object]:
+        d: dict[str, object] = {"symbol": self.symbol, "kind": self.kind}
+        if self.of:
+            d["of"] = self.of
+        if self.arg:
+            d["arg"] = self.arg
+        if self.kind == "positional":
+            d["max_positional"] = self.max_positional
+        return d
+
+
+@dataclass(frozen=True)
+class Item:
+    """One changelog item (a bullet with its continuation lines, or a paragraph)."""
+
+    text: str
+    category: str  # breaking | deprecation | runtime | info
+    candidates: tuple[Candidate, ...] = ()
+    replacements: tuple[str, ...] = ()
+    removes_deprecated: bool = False
+    old_code: tuple[str, ...] = field(default=())  # removed lines of a diff example
+
+
+def _generic(symbol: str) -> bool:
+    leaf = symbol.rsplit(".", 1)[-1].lstrip("@")
+    if "." in symbol:
+        return symbol.split(".", 1)[0] in JS_GLOBALS
+    low = leaf.lower()
+    return low in GENERIC_NAMES or low in _TECH_WORDS or leaf in BUILTINS or len(leaf) < 3
+
+
+def _searchable_name(text: str) -> str | None:
+    t = text.strip().lstrip("@").rstrip(";")
+    jsx = re.fullmatch(r"</?\s*([A-Za-z_$][\w$.]*)[^<>]*/?>", t)  # `<Switch>`, `<Route />`
+    if jsx:
+        t = jsx.group(1)
+    if t.endswith("()"):
+        t = t[:-2]
+    if t.startswith("."):
+        t = t[1:]
+    t = t.replace("#", ".").replace("::", ".")  # AxiosError#status, Class::method
+    if IDENT.match(t) or DOTTED.match(t):
+        return t
+    return None
+
+
+_ESM_ONLY = re.compile(
+    r"""(?ix)
+    \bpure\s+ES\s?M(odule)?s?\b | \bES\s?M(odule)?s?[- ]only\b | \bES\s+modules?\s+only\b
+    | \bnative\s+ES\s?M(odule)?s?\s+only\b | \bonly\s+(as\s+)?(an?\s+)?(native\s+)?ES\s?modules?\b
+    | \bno\s+longer\s+(be\s+)?(loaded|used|imported|required)\s+(with|via|using|from)\s+`?require
+    | `?require\(\s*['"](@[^'"/]+/)?[^'"/]+['"]\s*\)`?\s+(no\s+longer\s+works|is\s+no\s+longer\s+supported|fails|throws)
+    | \bCommonJS\s+(build|version|support|entry(\s+point)?)\s+(is\s+|was\s+|has\s+been\s+)?(no\s+longer\s+shipped|removed|dropped|gone)
+    | \b(dropped|removed)\s+(the\s+)?CommonJS\b | \bcan\s+no\s+longer\s+be\s+required\b
+    """
+)
+_DEFAULT_EXPORT_GONE = re.compile(
+    r"default\s+export\b.*\b(removed|gone|no\s+longer|any\s*more|dropped)|"
+    r"\bno\s+default\s+export\b|there\s+is\s+no\s+default\s+export",
+    re.I,
+)
+_REQUIRED_ARG = [
+    re.compile(
+        r"(now\s+)?(always\s+)?requires?\s+(the|a|an)\s+`*(?P<arg>[A-Za-z_]\w*)`*\s+"
+        r"(argument|parameter|param|arg|keyword|option)",
+        re.I,
+    ),
+    re.compile(
+        r"`*(?P<arg>[A-Za-z_]\w*)`*\s+(argument|parameter|param|option)\s+is\s+(now\s+)?(required|mandatory)",
+        re.I,
+    ),
+    re.compile(
+        r"must\s+(now\s+)?(always\s+)?(pass|be\s+(called|given|passed)\s+with)\s+(the\s+|a\s+|an\s+)?"
+        r"`*(?P<arg>[A-Za-z_]\w*)`*",
+        re.I,
+    ),
+    re.compile(r"now\s+(needs|requires|takes)\s+a\s+(?P<arg>callback)\b", re.I),
+]
+_WITHOUT_ARG = re.compile(
+    r"\bwithout\s+(a|an|the|any)\s+[\w ]{0,20}(name|argument|value|field)", re.I
+)
+_POSITIONAL = re.compile(
+    r"no\s+longer\s+be\s+passed\s+positionally|keyword[- ]only|must\s+be\s+passed\s+(as|by)\s+keywords?",
+    re.I,
+)
+_SIGNATURE_CUE = re.compile(
+    r"\bsignatures?\b|\bthe\s+form\b|\bargument\s+order\b|\bcalling\s+convention\b|\boverload", re.I
+)
+_ASYNC = re.compile(
+    r"\b(is|are)\s+now\s+async(hronous)?\b|\bnow\s+returns?\s+a\s+promise\b|\bnow\s+a\s+coroutine\b",
+    re.I,
+)
+_LITERAL_GONE = re.compile(
+    r"no\s+longer\s+(understood|accepted|supported|recognized|recognised|allowed|valid)", re.I
+)
+_SUBMODULES = re.compile(r"\b(sub)?modules?\b|\bsubpackages?\b", re.I)
+_CONFIGISH = re.compile(
+    r"\bconfig(uration)?\b|\bsettings?\b|\benvironment\s+variables?\b|\benv\s+vars?\b|\bkeys?\b",
+    re.I,
+)
+
+
+def extract_candidates(
+    text: str,
+    *,
+    context: str = "",
+    package: str = "",
+    import_names: tuple[str, ...] = (),
+    old_code: tuple[str, ...] = (),
+) -> tuple[list[Candidate], list[str]]:
+    """Candidates to search for, and replacement names mentioned, for one breaking item."""
+    cands: list[Candidate] = []
+    news: list[str] = []
+    own_names = {package.lower(), *(n.lower() for n in import_names)}
+    removal_ctx = bool(REMOVAL_CONTEXT.search(context))
+
+    if _ESM_ONLY.search(text):
+        cands.append(Candidate(package, "module"))
+    if _DEFAULT_EXPORT_GONE.search(text):
+        cands.append(Candidate(package, "default_import"))
+
+    submodules = bool(_SUBMODULES.search(text))
+    for sentence in sentences(text):
+        spans = span_positions(sentence)
+        gone = is_gone_no_longer(sentence)
+        removal = bool(REMOVAL_PHRASE.search(sentence)) or gone is True
+        behaviour_only = gone is False and not REMOVAL_PHRASE.search(sentence)
+        names_allowed = (removal or removal_ctx) and not behaviour_only
+        if FUTURE_REMOVAL.search(sentence) and not re.search(
+            r"\b(was|were|has been|have been|is|are)\s+removed\b", sentence, re.I
+        ):
+            names_allowed = False
+
+        # patterns that work on the call shape rather than a removed name
+        for pattern in _REQUIRED_ARG:
+            m = pattern.search(sentence)
+            if m:
+                arg = m.group("arg")
+                func = _nearest_callable(spans, m.start())
+                if func and arg:
+                    cands.append(Candidate(func, "required_arg", arg=arg))
+                    names_allowed = False
+                break
+        if _WITHOUT_ARG.search(sentence):
+            func = _nearest_callable(spans, len(sentence))
+            if func:
+                cands.append(Candidate(func, "required_arg", arg="*"))
+                names_allowed = False
+        if _POSITIONAL.search(sentence):
+            exc = re.search(r"except\s+(.*?)(?:\b(?:are|is|can|must)\b|[;.]|$)", sentence, re.I)
+            allowed = len(code_spans(exc.group(1))) if exc else 1
+            excluded = set(code_spans(exc.group(1))) if exc else set()
+            for s in spans:
+                name = _searchable_name(s.text)
+                if name and s.text not in excluded and not _generic(name):
+                    cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
+            continue
+        if _ASYNC.search(sentence):
+            for s in spans:
+                name = _searchable_name(s.text)
+                if name:
+                    cands.append(Candidate(name, "async"))
+            continue
+        if _LITERAL_GONE.search(sentence):
+            literals = [s for s in spans if QUOTED.match(s.text)]
+            funcs = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)]
+            if literals and funcs:
+                for f in funcs:
+                    for lit in literals:
+                        cands.append(
+                            Candidate(
+                                callee(f.text), "literal_arg", arg=QUOTED.match(lit.text).group(2)
+                            )  # type: ignore[union-attr]
+                        )
+                continue
+
+        span_roles = roles(sentence, spans)
+        for i, s in enumerate(spans):
+            role, owner = span_roles[i]
+            raw = s.text.strip()
+            if role == "new":
+                news.append(raw)
+                continue
+            if role == "context":
+                continue
+            if raw.startswith("[") or raw.lower() in own_names:
+                continue  # scope tags like [jest-cli], the package itself
+            m_req = REQUIRE.match(raw)
+            if m_req and names_allowed:
+                spec = m_req.group(1)
+                if "/" in spec.lstrip("@").split("/", 1)[-1] or (
+                    not spec.startswith("@") and "/" in spec
+                ):
+                    cands.append(Candidate(spec, "subpath"))
+                continue
+            m_from = IMPORT_FROM.match(raw) or IMPORT.match(raw)
+            if m_from:
+                if names_allowed and m_from.group(1).lower() not in own_names:
+                    cands.append(Candidate(m_from.group(1), "module_path"))
+                continue
+            if JS_IMPORT.match(raw):
+                continue
+            if SUBPATH.match(raw) and not FILE_LIKE.search(raw):
+                if names_allowed:
+                    cands.append(Candidate(raw, "subpath"))
+                continue
+            if QUOTED.match(raw):
+                continue
+            kw = KWARG.match(raw)
+            if kw and role != "param":
+                continue  # `ttl=0`, `format="mixed"`: an example value, not an API name
+            call = CALL.match(raw)
+            if role == "param":
+                name = raw[:-1] if raw.endswith("=") else (_searchable_name(raw) or "")
+                if name and IDENT.match(name.split(".")[-1]) and (removal or removal_ctx):
+                    cands.append(Candidate(name.split(".")[-1], "parameter", of=owner))
+                continue
+            if call and call.group(2).strip() and names_allowed:
+                params = call.group(2).strip()
+                if _SIGNATURE_CUE.search(sentence) or _reuses_callee(call.group(1), i, spans):
+                    cands.append(Candidate(f"{call.group(1).lstrip('@')}({params})", "signature"))
+                    continue
+            if not names_allowed:
+                continue
+            name = _searchable_name(call.group(1) if call else raw)
+            if not name:
+                continue
+            if UPPER.match(name) and _CONFIGISH.search(sentence):
+                cands.append(Candidate(name, "config_key"))
+                continue
+            if submodules and IDENT.match(name) and name.islower() and import_names:
+                cands.append(Candidate(f"{import_names[0]}.{name}", "module_path"))
+                continue
+            if _generic(name):
+                continue
+            cands.append(Candidate(name, "name"))
+
+    for line in old_code:
+        m = re.search(r"""require\(\s*['"]([^'"]+/[^'"]+)['"]\s*\)""", line)
+        if m:
+            cands.append(Candidate(m.group(1), "subpath"))
+    seen: set[tuple[str, str, str, str]] = set()
+    out = []
+    for c in cands:
+        k = (c.symbol, c.kind, c.of, c.arg)
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out, news
+
+
+def _nearest_callable(spans: list[Span], pos: int) -> str:
+    best = ""
+    for s in spans:
+        if s.start > pos:
+            break
+        raw = s.text.strip()
+        if CALL.match(raw) or DOTTED.match(raw):
+            best = callee(raw)
+    if not best:
+        for s in spans:
+            if CALL.match(s.text.strip()) or DOTTED.match(s.text.strip()):
+                return callee(s.text)
+    return best
+
+
+def _reuses_callee(callee: str, i: int, spans: list[Span]) -> bool:
+    """``res.json(status, obj)``, use ``res.status(status).json(obj)``: the same method lives on."""
+    leaf = callee.rsplit(".", 1)[-1]
+    for s in spans[i + 1 :]:
+        if re.search(rf"\b{re.escape(leaf)}\s*\(", s.text):
+            return True
+    return False
+
+
+def analyze_section(
+    body: str, *, package: str = "", import_names: tuple[str, ...] = ()
+) -> list[Item]:
+    """Every non-trivial item of a section with its category and search candidates."""
+    out: list[Item] = []
+    for raw in split_items(body):
+        text = clean(raw.text)
+        if not text:
+            continue
+        category = categorize(text, raw.context, clean(raw.parent))
+        removes_deprecated = bool(
+            re.search(
+                r"deprecat\w*.{0,40}\b(remov|gone|delet|dropp)|\bremov\w*.{0,40}deprecat",
+                text,
+                re.I,
+            )
+        )
+        old_code = tuple(
+            line.strip()[1:].strip()
+            for line in raw.code
+            if line.strip().startswith("-") and not line.strip().startswith("---")
+        )
+        cands: list[Candidate] = []
+        news: list[str] = []
+        if category == "breaking":
+            cands, news = extract_candidates(
+                text,
+                context=f"{raw.context} {raw.parent}",
+                package=package,
+                import_names=import_names,
+                old_code=old_code,
+            )
+        if category == "info" and not removes_deprecated:
+            continue
+        out.append(
+            Item(
+                text=text,
+                category=category,
+                candidates=tuple(cands),
+                replacements=tuple(dict.fromkeys(news)),
+                removes_deprecated=removes_deprecated,
+                old_code=old_code,
+            )
+        )
+    return out
+
+
+def deprecated_names(
+    body: str, *, package: str = "", import_names: tuple[str, ...] = ()
+) -> list[Item]:
+    """Deprecation notes of a section read as removals: what a 'removed deprecated code' release drops."""
+    out = []
+    for raw in split_items(body):
+        text = clean(raw.text)
+        if not DEPRECATION.search(text + " " + raw.context):
+            continue
+        cands, news = extract_candidates(
+            re.sub(r"\b(is|are)\s+(now\s+)?deprecated\b", "is removed", text, flags=re.I),
+            context="removed",
+            package=package,
+            import_names=import_names,
+        )
+        if cands:
+            out.append(
+                Item(
+                    text=text,
+                    category="deprecation",
+                    candidates=tuple(cands),
+                    replacements=tuple(news),
+                )
+            )
+    return out
+
+
+__all__ = [
+    "Candidate",
+    "Item",
+    "analyze_section",
+    "categorize",
+    "deprecated_names",
+    "extract_candidates",
+    "split_items",
+]

@@ -1,0 +1,524 @@
+"""Changelog text to version sections, and the slice of them an update brings. Pure: no I/O.
+
+``parse_sections`` finds every heading that carries a version, whatever its style:
+
+- Markdown ATX (``## 2.0.0``, ``## [2.0.0](https://…) (2023-04-26)``, ``# v3.3.3``) and setext;
+- reStructuredText titles underlined (and optionally overlined) with any punctuation
+  (``Version 2.0.0`` / ``-------------``, ``v5.3.3 (2024-02-26)`` / ``===``);
+- bare lines that hold only a version and maybe a date, between blank lines
+  (PyYAML's ``6.0 (2021-10-13)``);
+- ``[2.0.0] - 2023-04-26``, ``2.0.0 / 2023-04-26``, ``Version 2.0.0``, ``v2.0.0 (2023-04-26)``.
+
+A version heading ends the previous section whatever its level; "Unreleased" / "main" /
+"dev" headings end it too without starting one; a non-version heading of a higher level
+(``# 2.x release`` above ``## v2.6.0``) ends it, while sub-headings (``### Breaking``,
+``Removed`` / ``-------``) stay in the body. Versions are matched on token boundaries and
+compared with PEP 440 (pip) or semver (npm), so ``1.2.3`` never stands for ``1.2.30`` and
+``1.0`` equals ``1.0.0``.
+
+``slice_range`` picks the sections an update ``old -> new`` brings (``old < v <= new``),
+newest first, whatever order the file used. ``trim_to_budget`` (from ``changelog_trim``)
+cuts the text down to a size budget while keeping every line that tells of a breaking
+change whole.
+``tag_version`` reads a release tag (``v1.2.3``, ``@scope/pkg@1.2.3``, ``pkg-v1.2.3``, …).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from depbot.changelogs.markup import ATX as _ATX
+from depbot.changelogs.markup import BULLET as _BULLET
+from depbot.changelogs.markup import FENCE as _FENCE
+from depbot.changelogs.markup import is_punct_run as _is_punct_run
+from depbot.changelogs.trim import (
+    BREAKING_WORDS,
+    deprecation_notes,
+    removes_deprecated,
+    trim_to_budget,
+)
+from depbot.records.versions import Version, parse_version
+
+__all__ = [
+    "BREAKING_WORDS",
+    "Section",
+    "deprecation_notes",
+    "describe_versions",
+    "heading_version",
+    "parse_sections",
+    "pick_tags",
+    "removes_deprecated",
+    "section_key",
+    "slice_range",
+    "tag_version",
+    "trim_to_budget",
+    "version_key",
+]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One version's notes, with the exact place they were read from."""
+
+    version: str  # as written, without a leading "v"
+    heading: str  # the heading line as written
+    body: str  # the text under the heading (no heading line, no underline)
+    source: str  # URL of the file at its ref / of the release, or "owner/repo:path@ref"
+    line_start: int  # 1-based span of heading + body in the source (0/0 for release bodies)
+    line_end: int
+    kind: str = "file"  # "file" | "release" | "description"
+
+
+# A version token: two or more numbers, an optional pre/post/dev or semver suffix, no digit
+# or dot-number on either side (so 1.2.3 is never read out of 1.2.30 or 11.2.3).
+_VER = (
+    r"(?P<ver>\d+(?:\.\d+)+"
+    r"(?:(?:[-.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post|next|canary)[-.]?\d*)"
+    r"|(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z-]+)*))?"
+    r"(?:\+[0-9A-Za-z.-]+)?)"
+    r"(?![0-9A-Za-z])(?!\.(?:\d|[xX*]))"
+)
+_VERSION_TOKEN = re.compile(r"(?<![\w.])v?" + _VER, re.IGNORECASE)
+
+# Words in front of a version that make a heading about something else ("Upgrading to 2.0").
+_NOT_A_RELEASE = re.compile(
+    r"\b(?:to|from|since|before|after|until|prior|upgrad\w*|migrat\w*|deprecat\w*|remov\w*"
+    r"|breaking|compat\w*|vs|versus|compared|requires?|python|node|node\.js|django|php)\b",
+    re.IGNORECASE,
+)
+_UNRELEASED = re.compile(
+    r"\W*(?:unreleased|upcoming|main|master|dev|develop|development|next|head|in progress"
+    r"|work in progress|tbd|tba|not yet released|pending)(?:\s+(?:release|version|changes))?"
+    r"(?:\s*[-:(\u2013\u2014/].*)?\W*",
+    re.IGNORECASE,
+)
+# What may stand before a heading's version: a few words (Version, Release, Flask, pkg@).
+_PREFIX_OK = re.compile(r"[\w\s@/'\u2019.:\-\[(#*~]*")
+_DATE = (
+    r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{4}/\d{1,2}/\d{1,2}|\d{4}\.\d{1,2}\.\d{1,2}"
+    r"|\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+\d{4}|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|unreleased|tbd|tba|not yet released|in development)"
+)
+# A line that is nothing but a version (and a date): PyYAML's "6.0 (2021-10-13)".
+_BARE = re.compile(
+    r"^(?:\*\*|__)?(?:(?:version|release|rel\.?)\s+)?\[?v?"
+    + _VER
+    + r"\]?(?:\*\*|__)?"
+    + r"(?:\s*(?:[-\u2013\u2014/:,]\s*)?(?:\(\s*)?(?:released\s+(?:on\s+)?)?"
+    + _DATE
+    + r"\s*\)?)?\s*:?\s*$",
+    re.IGNORECASE,
+)
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_LINK_REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
+_HTML_TAG = re.compile(r"<[^>]{0,200}>")
+_ANCHOR_LINE = re.compile(r"^\s*(?:<a\s[^>]*>\s*</a>|<a\s[^>]*/>|<!--.*-->)\s*$", re.IGNORECASE)
+
+_MARKDOWN_EXTS = (".md", ".markdown", ".mdx", ".mkd")
+
+
+# -- versions ---------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def version_key(ecosystem: str, text: str) -> Version | None:
+    """Parse a version as a changelog writes it; npm gets leading zeros and "rc1" forgiven."""
+    v = parse_version(ecosystem, text)
+    if v is not None or ecosystem != "npm":
+        return v
+    raw = text.strip().lstrip("vV")
+    fixed = re.sub(r"(?<![\w.])0+(?=\d)|(?<=\.)0+(?=\d)", "", raw)
+    fixed = re.sub(r"^(\d+(?:\.\d+)*)(?=[A-Za-z])", r"\1-", fixed)
+    return parse_version(ecosystem, fixed) if fixed != raw else None
+
+
+def section_key(ecosystem: str, section: Section) -> Version | None:
+    return version_key(ecosystem, section.version)
+
+
+def describe_versions(ecosystem: str, versions: list[str], *, newest: int = 0) -> str:
+    """``versions 0.1–3.0.0`` (or the newest few), for notes about what a source contained."""
+    parsed = sorted(
+        {k: t for t in versions if (k := version_key(ecosystem, t)) is not None}.items(),
+        key=lambda kv: kv[0],
+    )
+    if not parsed:
+        return "no version headings"
+    texts = [t for _, t in parsed]
+    if newest and len(texts) > newest:
+        return "versions " + ", ".join(reversed(texts[-newest:])) + ", …"
+    if len(texts) == 1:
+        return f"version {texts[0]}"
+    return f"versions {texts[0]}\u2013{texts[-1]}"
+
+
+# -- headings ---------------------------------------------------------------------------------
+
+
+def _clean_heading(text: str) -> str:
+    text = _HTML_TAG.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    return text.replace("**", "").replace("__", "").replace("`", "").strip()
+
+
+def heading_version(text: str) -> str | None:
+    """The version a heading announces, or None (``Upgrading to 2.0`` announces none)."""
+    found = _heading_version(text)
+    return found[0] if found else None
+
+
+_PLAIN_PREFIX = re.compile(r"[\s\[(#*~:\-]*(?:(?:version|release|rel\.?|v)[\s:]*)?", re.IGNORECASE)
+
+
+def _heading_version(text: str) -> tuple[str, bool] | None:
+    """``(version, weak)``: weak when words other than "Version"/"Release" precede it."""
+    clean = _clean_heading(text)
+    m = _VERSION_TOKEN.search(clean)
+    if not m:
+        return None
+    before = clean[: m.start()]
+    if re.search(r"\d", before) or len(before.split()) > 4 or _NOT_A_RELEASE.search(before):
+        return None
+    if not _PREFIX_OK.fullmatch(before):
+        return None
+    return m.group("ver"), not _PLAIN_PREFIX.fullmatch(before)
+
+
+def _names_package(heading: str, package: str) -> bool:
+    """False when the heading is ``other-name@1.2.3``: a version of another package."""
+    m = re.match(r"^[\s\[#*]*(@?[\w.-]+(?:/[\w.-]+)?)@v?\d", _clean_heading(heading))
+    if not m:
+        return True
+    name = _norm_name(m.group(1))
+    return name in (_norm_name(package), _norm_name(package.rsplit("/", 1)[-1]))
+
+
+def _is_underline(title: str, under: str) -> bool:
+    """``under`` underlines ``title``: a punctuation run (a ``~`` run at least as long as the
+    title, since a short one is a Markdown code fence)."""
+    if not _is_punct_run(under):
+        return False
+    u = under.rstrip()
+    return u[0] != "~" or len(u) >= len(title.rstrip())
+
+
+@dataclass
+class _Heading:
+    start: int  # 0-based first line (overline or title)
+    end: int  # 0-based last line (underline or title)
+    text: str
+    style: object  # int for ATX, ("=", False) for underlines, None for bare lines
+    version: str | None
+    unreleased: bool
+    level: int | None = None
+    weak: bool = False  # "Fix for 1.2.3": a boundary only at the version headings' level
+
+
+# Lines worth a closer look: ATX headings and fences, punctuation runs (under/overlines; the
+# line above one may be a title), and lines that start with a version (bare headings).
+_CANDIDATE = re.compile(
+    r"^(?: {0,3}[#`~]"
+    r"|(?P<run>[=\-~^*+#\"':._!$%&,/;<>?@\\|])(?P=run){2,}[ \t]*$"
+    r"|(?:\*\*|__|\[)?(?:v|version\s+|release\s+|rel\.?\s*)?\d)",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _candidates(text: str) -> list[int]:
+    """Sorted 0-based indices of the lines of ``text`` that may start a heading or a fence."""
+    out: set[int] = set()
+    line, pos = 0, 0
+    for m in _CANDIDATE.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        out.add(line)
+        if m.group("run") and line:
+            out.add(line - 1)  # the title above an underline
+    return sorted(out)
+
+
+def _find_headings(text: str, lines: list[str]) -> list[_Heading]:
+    out: list[_Heading] = []
+    n = len(lines)
+    fence: str | None = None
+    taken = -1  # the last line a heading used
+    for i in _candidates(text):
+        if i <= taken or i >= n:
+            continue
+        line = lines[i]
+        fm = _FENCE.match(line)
+        if fence is not None:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
+                fence = None
+            continue
+        if not line.strip():
+            continue
+        # a title underlined (checked first: an rst "~~~~" underline is not a fence)
+        if (
+            i + 1 < n
+            and (i == 0 or not lines[i - 1].strip())
+            and not line[0].isspace()
+            and not _is_punct_run(line)
+            and not fm
+            and _is_underline(line, lines[i + 1])
+            and not _BULLET.match(line)
+        ):
+            style = (lines[i + 1].strip()[0], False)
+            out.append(_Heading(i, i + 1, line.strip(), style, None, False))
+            taken = i + 1
+            continue
+        if fm:
+            fence = fm.group(1)
+            continue
+        if line.lstrip()[:1] == "#":
+            m = _ATX.match(line)
+            if m:
+                out.append(_Heading(i, i, (m.group(2) or "").strip(), len(m.group(1)), None, False))
+                continue
+        # overline + title + underline
+        if i + 2 < n and _is_punct_run(line) and lines[i + 1].strip():
+            under = lines[i + 2].rstrip()
+            if _is_punct_run(under) and under[0] == line.rstrip()[0]:
+                out.append(_Heading(i, i + 2, lines[i + 1].strip(), (under[0], True), None, False))
+                taken = i + 2
+                continue
+        if (
+            (i == 0 or not lines[i - 1].strip())
+            and (i + 1 >= n or not lines[i + 1].strip())
+            and not line[0].isspace()
+        ):
+            m = _BARE.match(line.strip())
+            if m:
+                out.append(_Heading(i, i, line.strip(), None, m.group("ver"), False))
+    return out
+
+
+def _assign_levels(headings: list[_Heading], markdown: bool) -> None:
+    order: dict[object, int] = {}
+    for h in headings:
+        if isinstance(h.style, tuple) and h.style not in order:
+            order[h.style] = len(order) + 1
+    for h in headings:
+        if isinstance(h.style, int):
+            h.level = h.style
+        elif isinstance(h.style, tuple):
+            if markdown and h.style == ("=", False):
+                h.level = 1
+            elif markdown and h.style == ("-", False):
+                h.level = 2
+            else:
+                h.level = order[h.style] + (2 if markdown else 0)
+        else:
+            h.level = None
+
+
+def parse_sections(
+    text: str, source: str, *, ecosystem: str, kind: str = "file", package: str | None = None
+) -> list[Section]:
+    """Every section whose heading carries a version, in file order; duplicates merged.
+
+    With ``package``, a ``name@1.2.3`` heading of another package (a monorepo's shared
+    changelog) ends the section before it but starts none.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    headings = _find_headings(text, lines)
+    markdown = source.lower().split("?")[0].endswith(_MARKDOWN_EXTS) or kind != "file"
+    for h in headings:
+        if h.version is None:
+            found = _heading_version(h.text)
+            if found:
+                h.version, h.weak = found
+                if package and not _names_package(h.text, package):
+                    h.version, h.weak = None, False  # a boundary, not ours
+            h.unreleased = h.version is None and (
+                bool(found) or bool(_UNRELEASED.fullmatch(_clean_heading(h.text)))
+            )
+        if isinstance(h.style, int):
+            markdown = True
+    _assign_levels(headings, markdown)
+
+    raw: list[tuple[_Heading, int]] = []  # (version heading, last line index)
+    current: _Heading | None = None
+
+    def close(end: int) -> None:
+        nonlocal current
+        if current is not None:
+            raw.append((current, end))
+            current = None
+
+    for h in headings:
+        if (
+            h.weak
+            and current is not None
+            and current.level is not None
+            and h.level is not None
+            and h.level > current.level
+        ):
+            continue  # a sub-heading that happens to name a version
+        if h.version or h.unreleased:
+            close(h.start - 1)
+            if h.version:
+                current = h
+        elif current is not None:
+            if current.level is None or (h.level is not None and h.level < current.level):
+                close(h.start - 1)
+    close(len(lines) - 1)
+
+    # (first line, version, heading text, body lines, index of the body's first line)
+    spans: list[tuple[int, str, str, list[str], int]] = [
+        (
+            h.start,
+            h.version or "",
+            lines[h.start].strip() if h.start == h.end else h.text,
+            lines[h.end + 1 : end + 1],
+            h.end + 1,
+        )
+        for h, end in raw
+    ]
+    if not spans:
+        spans = _list_items(lines)
+
+    merged: dict[object, int] = {}
+    out: list[Section] = []
+    for start, version, heading, body_lines, body_at in spans:
+        while body_lines and (
+            not body_lines[-1].strip()
+            or _LINK_REF_DEF.match(body_lines[-1])
+            or _ANCHOR_LINE.match(body_lines[-1])
+        ):
+            body_lines.pop()
+        last = body_at + len(body_lines) - 1 if body_lines else start
+        while body_lines and not body_lines[0].strip():
+            body_lines.pop(0)
+        sec = Section(
+            version=version,
+            heading=heading,
+            body="\n".join(body_lines),
+            source=source,
+            line_start=start + 1,
+            line_end=last + 1,
+            kind=kind,
+        )
+        key: object = version_key(ecosystem, version) or version
+        if key in merged:
+            first = out[merged[key]]
+            out[merged[key]] = replace(
+                first,
+                body=(first.body + "\n\n" + sec.body).strip("\n"),
+                line_start=min(first.line_start, sec.line_start),
+                line_end=max(first.line_end, sec.line_end),
+            )
+        else:
+            merged[key] = len(out)
+            out.append(sec)
+    return out
+
+
+_LIST_ITEM = re.compile(
+    r"^[-*+\u2022][ \t]+(?:\*\*|__)?\[?v?" + _VER + r"\]?(?:\*\*|__)?"
+    r"(?:[ \t]*\(" + _DATE + r"\))?[ \t]*(?:[:\u2013\u2014]|[ \t]-[ \t]|$)[ \t]*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def _list_items(lines: list[str]) -> list[tuple[int, str, str, list[str], int]]:
+    """A changelog that is one bullet per version (tabulate: ``- 0.9.0: Drop support…``).
+
+    Only used when a file has no version headings: in other files such bullets are notes.
+    The body is the rest of the bullet's first line and its continuation lines.
+    """
+    items: list[tuple[int, str, str, list[str], int]] = []
+    n = len(lines)
+    i = 0
+    while i < n:
+        m = _LIST_ITEM.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and (
+            lines[j][:1].isspace()
+            or (not lines[j].strip() and j + 1 < n and lines[j + 1][:1].isspace())
+        ):
+            j += 1
+        body = ([m.group("rest")] if m.group("rest").strip() else []) + lines[i + 1 : j]
+        items.append(
+            (i, m.group("ver"), lines[i].strip(), body, i if m.group("rest").strip() else i + 1)
+        )
+        i = j
+    return items
+
+
+# -- slicing ----------------------------------------------------------------------------------
+
+
+def slice_range(sections: list[Section], ecosystem: str, old: str, new: str) -> list[Section]:
+    """Every section with ``old < version <= new``, newest first, whatever the file's order."""
+    lo, hi = version_key(ecosystem, old), version_key(ecosystem, new)
+    if lo is None or hi is None:
+        return []
+    picked: list[tuple[Version, int, Section]] = []
+    for i, s in enumerate(sections):
+        v = version_key(ecosystem, s.version)
+        if v is not None and lo < v <= hi:
+            picked.append((v, i, s))
+    picked.sort(key=lambda t: (t[0], -t[1]), reverse=True)
+    return [s for _, _, s in picked]
+
+
+# -- release tags -----------------------------------------------------------------------------
+
+_TAG = re.compile(r"(?:^|(?<=[-_/@]))v?" + _VER + r"$", re.IGNORECASE)
+_GENERIC_PREFIXES = frozenset({"release", "releases", "rel", "version", "ver", "v", "tag"})
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name.strip().lower())
+
+
+def tag_version(tag: str, package: str) -> tuple[str, str] | None:
+    """``(version, kind)`` for a release tag; kind is ``bare``, ``package``, ``generic`` or ``other``.
+
+    ``v1.2.3``/``1.2.3`` are bare; ``name@1.2.3``, ``@scope/name@1.2.3``, ``name-v1.2.3``,
+    ``name_1.2.3``, ``name/1.2.3`` are the package's own when ``name`` is the package;
+    ``release-1.2.3`` is generic; any other prefix belongs to another package of a monorepo.
+    """
+    tag = tag.strip()
+    m = _TAG.search(tag)
+    if not m:
+        return None
+    prefix = tag[: m.start()].rstrip("-_/@").strip()
+    version = m.group("ver")
+    if not prefix:
+        return version, "bare"
+    p = _norm_name(prefix)
+    full = _norm_name(package)
+    unscoped = _norm_name(package.rsplit("/", 1)[-1])
+    if p in (full, unscoped, _norm_name(package.lstrip("@"))):
+        return version, "package"
+    if p in _GENERIC_PREFIXES:
+        return version, "generic"
+    return version, "other"
+
+
+def pick_tags(tags: list[str], package: str) -> dict[str, str]:
+    """The tags that belong to ``package``, as ``{tag: version}``.
+
+    A monorepo's tags that start with the package name win; otherwise bare and generic tags
+    count; a repo whose tags all share one foreign prefix (``projectname-1.2.3``) is taken as
+    a single-package repo that names its tags its own way.
+    """
+    read = {t: tv for t in tags if (tv := tag_version(t, package)) is not None}
+    own = {t: v for t, (v, k) in read.items() if k == "package"}
+    if own:
+        return own
+    plain = {t: v for t, (v, k) in read.items() if k in ("bare", "generic")}
+    if plain:
+        return plain
+    prefixes = {_norm_name(t[: t.rfind(v)].rstrip("-_/@vV")) for t, (v, _) in read.items()}
+    if len(prefixes) == 1:
+        return {t: v for t, (v, _) in read.items()}
+    return {}

@@ -1,0 +1,155 @@
+"""The code spans of a changelog sentence, and the role each plays. Pure.
+
+In "`Retry` keyword `method_whitelist` was removed; use `allowed_methods`" the spans are
+`Retry` (its owner), `method_whitelist` (the removed parameter) and `allowed_methods`
+(the replacement). ``roles`` reads the words around each span to tell them apart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from depbot.changelogs.items import CODE_SPAN, RST_ROLE, role_target
+
+_PLAIN_SYMBOL = re.compile(
+    r"(?<![\w./-])("
+    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?"  # dotted.name or dotted.call()
+    r"|[A-Za-z_]\w*\(\)"  # call()
+    r"|[a-z]+_[a-z0-9_]+"  # snake_case
+    r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"  # CamelCase
+    r")(?![\w/-])"
+)
+FILE_LIKE = re.compile(
+    r"\.(py|pyi|js|mjs|cjs|ts|tsx|jsx|json|md|rst|txt|toml|cfg|ini|ya?ml|lock|html|css|sh|exe)$",
+    re.I,
+)
+IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")
+DOTTED = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$")
+CALL = re.compile(r"^(@?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\((.*)\)$", re.S)
+KWARG = re.compile(r"^([A-Za-z_]\w*)\s*=\s*(.*)$")
+QUOTED = re.compile(r"""^(['"])([^'"]{1,40})\1$""")
+SUBPATH = re.compile(r"^(@[\w.-]+/)?[\w.-]+/[\w./-]+$")
+REQUIRE = re.compile(r"""^require\(\s*['"]([^'"]+)['"]\s*\)$""")
+IMPORT_FROM = re.compile(r"^from\s+([\w.]+)\s+import\s+(.+)$")
+IMPORT = re.compile(r"^import\s+([\w.]+)(?:\s+as\s+\w+)?$")
+JS_IMPORT = re.compile(r"""^import\s+.*\s+from\s+['"]([^'"]+)['"];?$""")
+UPPER = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
+
+
+@dataclass
+class Span:
+    text: str
+    start: int
+    end: int
+
+
+def span_positions(sentence: str) -> list[Span]:
+    spans = [Span(role_target(m.group(1)), m.start(), m.end()) for m in RST_ROLE.finditer(sentence)]
+    masked = RST_ROLE.sub(lambda m: " " * len(m.group(0)), sentence)
+    spans += [Span(m.group(2).strip(), m.start(), m.end()) for m in CODE_SPAN.finditer(masked)]
+    if not spans:
+        for m in _PLAIN_SYMBOL.finditer(masked):
+            tok = m.group(1)
+            if FILE_LIKE.search(tok.rstrip("()")) or re.search(r"\.(com|org|io|net|dev)\b", tok):
+                continue
+            spans.append(Span(tok, m.start(), m.end()))
+    spans.sort(key=lambda s: s.start)
+    return spans
+
+
+_NEW_BEFORE = re.compile(
+    r"(\buse|\busing|\bcall(ing)?|\bpass(ing)?|\bby|\bto|\bbecomes?|\bcalled|\bnamed|\bprefer|"
+    r"\bfavou?r\s+of|\breplaced\s+(by|with)|\binstead:?|\bexported\s+as|\bavailable\s+as|"
+    r"\bthe\s+named(\s+export)?|\bread\s+the\s+value\s+from|\bimport\s+(them|it)\s+from|"
+    r"\bmigrate\s+to|\bswitch\s+to|\bmove\s+to|\bconvert\b.*\bto)\s*[:,]?\s*(the\s+|a\s+|an\s+|new\s+)*$",
+    re.I,
+)
+_CONTEXT_BEFORE = re.compile(
+    r"(\bwith|\bvia|\bin|\binto|\bfrom|\bof|\bon|\bfor|\bthan|\brather\s+than|\bunless|\bset|"
+    r"\bwhen|\blike|\bso\s+that|\bso|\bwhich\s+means|\bmeaning|\bwhere|\bgiven\s+to|\bthrough|"
+    r"\bcalls?\s+to|\binside|\bwithin|\bunder|\bafter|\bbefore|\bif)\s*[:,]?\s*"
+    r"(the\s+|a\s+|an\s+|its\s+|their\s+|this\s+|that\s+)*$",
+    re.I,
+)
+_OLD_BEFORE = re.compile(r"\binstead\s+of\s*(the\s+)?$|\bsuch\s+as\s*$|\be\.g\.\s*$", re.I)
+_NEW_AFTER = re.compile(
+    r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)", re.I
+)
+_ROLE_WORD = r"(parameters?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|props?|keyword\s+arguments?)"
+_PARAM_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\b", re.I)
+_PARAM_BEFORE = re.compile(rf"\b({_ROLE_WORD}|accepts?|takes?|supports?)\s*$", re.I)
+_OWNER_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\s+(of|to|for|in)\s*(the\s+)?$", re.I)
+_OWNER_VERB_AFTER = re.compile(
+    rf"^\s*(no\s+longer\s+|now\s+|only\s+)?(accepts?|takes?|supports?)\b|^\s*{_ROLE_WORD}\s*$", re.I
+)
+_CLAUSE_AFTER = re.compile(r"^\s*(is|are|was|were|has|have|can|could|no\s+longer|now|will)\b", re.I)
+_KIND_AFTER = re.compile(
+    r"^\s*(attributes?|property|properties|methods?|functions?|class(es)?|constants?|modules?)\b",
+    re.I,
+)
+_OTHER_VERB_AFTER = re.compile(
+    r"^\s*(now\s+|still\s+|also\s+)?(renders|returns|uses|calls|works|stays|keeps|remains|behaves|"
+    r"runs|creates|reads|writes|expects|handles|wraps|emits|stays|is\s+still|are\s+still|still)\b",
+    re.I,
+)
+_CONJUNCTION = re.compile(r"^\s*(,|/|&|\+)?\s*(and|or|nor)?\s*(,)?\s*(the\s+)?$", re.I)
+
+
+def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
+    """(role, owner) per span: role is old | new | param | context."""
+    out: list[tuple[str, str]] = []
+    for i, s in enumerate(spans):
+        prev_end = spans[i - 1].end if i > 0 else 0
+        before = sentence[max(prev_end, s.start - 60) : s.start]
+        after = (
+            sentence[s.end : spans[i + 1].start]
+            if i + 1 < len(spans)
+            else sentence[s.end : s.end + 40]
+        )
+        role, owner = "old", ""
+        if _OLD_BEFORE.search(before):
+            role = "old"
+        elif _NEW_AFTER.search(after):
+            role = "new"
+        elif (
+            i > 0
+            and _CONJUNCTION.match(sentence[prev_end : s.start])
+            and not _CLAUSE_AFTER.match(after)
+        ):
+            role, owner = out[-1]  # "`a`, `b` and `c` ..." share a role
+            if role == "param" and ("." in s.text or _KIND_AFTER.match(after)):
+                role, owner = "old", ""
+        elif _NEW_BEFORE.search(before):
+            role = "new"
+        elif _CONTEXT_BEFORE.search(before) and not _PARAM_BEFORE.search(before):
+            role = "context"
+        elif i + 1 < len(spans) and _OWNER_VERB_AFTER.search(after):
+            role = "context"  # "`f` no longer accepts `a`", "the `Retry` keyword `x`"
+        elif _PARAM_AFTER.search(after) or _PARAM_BEFORE.search(before):
+            role = "param"
+            owner = _owner_of_param(sentence, spans, i)
+        elif s.text.endswith("=") and IDENT.match(s.text[:-1]):
+            role = "param"
+        elif re.search(r"\(\s*which\s+was\s*$", before, re.I) or _OTHER_VERB_AFTER.match(after):
+            role = "context"  # "(which was `x`)", "`<Route>` renders the ...": not what is removed
+        out.append((role, owner))
+    return out
+
+
+def _owner_of_param(sentence: str, spans: list[Span], i: int) -> str:
+    """For a parameter span, the callable it belongs to (``the `a` argument of `f` ``)."""
+    after = sentence[spans[i].end : spans[i + 1].start] if i + 1 < len(spans) else ""
+    if i + 1 < len(spans) and _OWNER_AFTER.search(after):
+        return callee(spans[i + 1].text)
+    if i > 0:
+        between = sentence[spans[i - 1].end : spans[i].start]
+        if _OWNER_VERB_AFTER.search(between):
+            return callee(spans[i - 1].text)
+    return ""
+
+
+def callee(text: str) -> str:
+    m = CALL.match(text.strip())
+    name = m.group(1) if m else text.strip()
+    return name.lstrip("@")

@@ -1,0 +1,249 @@
+"""The commands that run triage: ``triage``, ``eval``, ``demo`` and ``trace show``."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from depbot.cli.common import DEFAULT_OUT, check_one_source, fail_cleanly, update_source_options
+from depbot.core.errors import InputError
+
+_model_option = click.option(
+    "-m",
+    "--model",
+    metavar="NAME",
+    envvar="DEPBOT_MODEL",
+    help="'rules' (built-in, offline; the default) or a chat model name served at "
+    "OPENAI_BASE_URL with OPENAI_API_KEY (env DEPBOT_MODEL).",
+)
+
+
+def _say(quiet: bool):
+    if quiet:
+        return None
+    return lambda msg: click.echo(f"depbot: {msg}", err=True)
+
+
+def _print_result(result, out_dir: Path) -> None:
+    from depbot.output.drafts import verdict_table
+
+    click.echo(verdict_table(result.verdicts))
+    click.echo(f"\nreport: {out_dir / 'report.json'}")
+    click.echo(f"trace:  {out_dir / 'trace.jsonl'}")
+    if result.drafts:
+        click.echo(
+            f"drafts: {len(result.drafts)} in {out_dir / 'drafts'} (review with: depbot drafts {out_dir})"
+        )
+    else:
+        click.echo("drafts: none (no update affects this code)")
+    for note in result.notes:
+        click.echo(f"note: {note}")
+    if result.status != "finished":
+        click.echo(
+            f"note: the run ended with status {result.status}; open updates are 'unknown'", err=True
+        )
+
+
+@click.command("triage")
+@update_source_options
+@_model_option
+@click.option(
+    "-o",
+    "--out",
+    "out_dir",
+    metavar="DIR",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=DEFAULT_OUT,
+    show_default=True,
+    envvar="DEPBOT_OUT",
+    help="Where report.json, drafts/ and trace.jsonl go (env DEPBOT_OUT).",
+)
+@click.option(
+    "--resume",
+    metavar="DIR",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Continue a run that was cut off: keep the verdicts already in DIR's journal.",
+)
+@click.option(
+    "--pr",
+    metavar="NUMBER|URL",
+    help="The updates of --updates come from this Dependabot pull request: drafts link it "
+    "and `depbot publish --comment-on-pr` comments on it.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.pass_context
+@fail_cleanly
+def triage_command(
+    ctx: click.Context,
+    repo: Path,
+    updates_file: Path | None,
+    dependabot: str | None,
+    model: str | None,
+    out_dir: Path,
+    resume: Path | None,
+    pr: str | None,
+    quiet: bool,
+) -> None:
+    """Triage the week's updates against the checkout: the weekly job.
+
+    For each update depbot reads the changelog sections between the two versions,
+    searches the checkout for what they break, and concludes affected,
+    not_affected or unknown. It writes DIR/report.json, one issue draft per
+    affected update in DIR/drafts/, and DIR/trace.jsonl (every model round and
+    tool call). Exit code 0 whatever the verdicts; 2 for bad input, 1 when the
+    run itself failed.
+
+    \b
+    Examples:
+      depbot triage                           manifests of ., rules model
+      depbot triage -u week.json -o out/      an update file
+      depbot triage -m gpt-4o-mini            a chat model (OPENAI_API_KEY)
+      OPENAI_BASE_URL=http://localhost:11434/v1 depbot triage -m qwen2.5
+      depbot triage --resume out/             finish a run that was killed
+    """
+    from depbot.core.settings import Settings
+    from depbot.models.base import make_model
+    from depbot.triage.run import triage
+    from depbot.updates.sources import collect_updates
+
+    check_one_source(ctx, updates_file, dependabot)
+    if pr and updates_file is None:
+        raise InputError("--pr marks the updates of an update file: give --updates FILE too")
+    if not repo.is_dir():
+        raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
+    settings = Settings.from_env()
+    say = _say(quiet)
+    model_obj = make_model(model, settings)
+    updates, warnings = collect_updates(
+        settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
+    )
+    if pr:
+        from depbot.cli.action_inputs import mark_pull_request
+
+        updates = mark_pull_request(updates, pr)
+    for w in warnings:
+        click.echo(f"depbot: warning: {w}", err=True)
+    if not updates:
+        click.echo("depbot: no pending updates", err=True)
+    target = resume or out_dir
+    result = triage(
+        settings,
+        repo=repo,
+        updates=updates,
+        model=model_obj,
+        out_dir=target,
+        progress=say,
+        resume=resume is not None,
+        repo_label=dependabot or None,
+    )
+    _print_result(result, target)
+
+
+@click.command("eval")
+@click.argument("scenario_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_model_option
+@click.option("--json", "json_file", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the summary (per scenario and totals) as JSON.")  # fmt: skip
+@click.option("--repeat", metavar="K", type=click.IntRange(1, 100), default=1, show_default=True,
+              help="Run each scenario K times; it passes only if all K pass (pass^K).")  # fmt: skip
+@click.option("--keep", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
+              help="Keep each run's checkout, report and trace under DIR.")  # fmt: skip
+@fail_cleanly
+def eval_command(
+    scenario_dirs: tuple[Path, ...],
+    model: str | None,
+    json_file: Path | None,
+    repeat: int,
+    keep: Path | None,
+) -> None:
+    """Replay scenarios and score verdicts, evidence and cost.
+
+    Each SCENARIO_DIR is a scenario (scenario.toml, repo/, upstream/) or a folder
+    of them. Every scenario runs in isolation against a loopback fake of the
+    registries and GitHub that serves its upstream/ with its faults. Prints one
+    row per scenario and ends with "N passed, M failed"; exits 1 when any failed.
+
+    \b
+    Examples:
+      depbot eval ../shared/scenarios --model rules
+      depbot eval my-scenarios/ --model gpt-4o-mini --repeat 3 --json eval.json
+    """
+    from depbot.core.settings import Settings
+    from depbot.evals.run import run_eval, write_json
+
+    base = Settings.from_env()
+    name = model or base.model
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
+    summary = run_eval(
+        list(scenario_dirs), model_name=name, base=base, repeat=repeat, keep=keep,
+        progress=lambda line: click.echo(line),
+    )  # fmt: skip
+    totals = summary.totals()
+    click.echo(
+        f"\nverdicts: tp={totals['tp']} fp={totals['fp']} fn={totals['fn']} tn={totals['tn']} "
+        f"unknown_ok={totals['unknown_ok']}  precision={totals['precision']} recall={totals['recall']} "
+        f"evidence_recall={totals['evidence_recall']}"
+    )
+    click.echo(
+        f"cost: {totals['turns']} turns, {totals['tool_calls']} tool calls, "
+        f"{totals['prompt_tokens']}+{totals['completion_tokens']} tokens, {totals['seconds']}s"
+    )
+    if json_file:
+        write_json(summary, json_file)
+    click.echo(f"{totals['passed']} passed, {totals['failed']} failed")
+    if totals["failed"]:
+        sys.exit(1)
+
+
+@click.command("demo")
+@click.option("-o", "--out", "out_dir", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
+              help="Where to write the demo's report and drafts (default: a new temporary folder).")  # fmt: skip
+@_model_option
+@fail_cleanly
+def demo_command(out_dir: Path | None, model: str | None) -> None:
+    """Triage the shipped example repository, offline.
+
+    The example checkout, its week of updates and the release notes of its
+    packages ship inside depbot; a loopback fake of the registries and GitHub
+    serves them, and the built-in rules model does the triage. Nothing leaves
+    this machine.
+    """
+    from depbot.evals.demo import run_demo
+
+    target = out_dir or Path(tempfile.mkdtemp(prefix="depbot-demo-"))
+    result = run_demo(target, model=model or "rules", progress=_say(False))
+    _print_result(result, target / "out")
+    click.echo(f"checkout: {target / 'repo'}")
+
+
+@click.group("trace")
+def trace_group() -> None:
+    """Read a run's trace.jsonl."""
+
+
+@trace_group.command("show")
+@click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=True))
+@click.option(
+    "--width",
+    type=int,
+    default=600,
+    show_default=True,
+    help="Cut long texts to this many characters.",
+)
+@fail_cleanly
+def trace_show_command(trace_file: Path, width: int) -> None:
+    """Print a run as a transcript, round by round (FILE or the run's folder)."""
+    from depbot.agent.trace import show
+
+    path = trace_file / "trace.jsonl" if trace_file.is_dir() else trace_file
+    if not path.is_file():
+        raise InputError(f"no trace at {str(path)!r}")
+    click.echo(show(path, width=width))
+
+
+def run_commands() -> list[click.Command]:
+    return [triage_command, eval_command, demo_command, trace_group]

@@ -1,0 +1,281 @@
+"""The command line: thin wrappers that parse flags, call the library and print.
+
+Every flag that names an endpoint, a token or a model has an environment fallback;
+errors are one line on stderr with exit code 2 for bad input and 1 for a failed run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from depbot import __version__
+from depbot.cli.commands import run_commands
+from depbot.cli.common import DEFAULT_OUT, check_one_source, fail_cleanly, update_source_options
+from depbot.core.errors import InputError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="depbot")
+def cli() -> None:
+    """Triage this week's dependency updates against your code.
+
+    depbot reads the changelog of each pending update between the two versions,
+    searches your checkout for the APIs those sections break, and writes an issue
+    draft for every update that really touches your code.
+
+    \b
+    Start here:
+      depbot demo                      triage the shipped example, offline
+      depbot updates                   list pending updates of the current checkout
+      depbot triage --out out/         the weekly job: report.json, drafts, trace
+      depbot drafts out/               review the drafts
+      depbot publish out/ --repo o/r   open issues for approved drafts
+    """
+
+
+@cli.command("updates")
+@update_source_options
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON: {updates: [...], warnings: [...]}."
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Show progress on stderr (on by default on a terminal)."
+)
+@click.pass_context
+@fail_cleanly
+def updates_command(
+    ctx: click.Context,
+    repo: Path,
+    updates_file: Path | None,
+    dependabot: str | None,
+    as_json: bool,
+    verbose: bool,
+) -> None:
+    """List the pending dependency updates, grouped by update type.
+
+    By default depbot reads the checkout's manifests (requirements*.txt,
+    pyproject.toml, package.json with package-lock.json) and asks the package
+    index and the npm registry for each package's newest stable release. Or it
+    reads an update file, or the open Dependabot pull requests of a repository.
+
+    \b
+    Examples:
+      depbot updates                          manifests of the current folder
+      depbot updates -r ~/src/shop --json     another checkout, as JSON
+      depbot updates -u week.json             a list a workflow wrote
+      GITHUB_TOKEN=... depbot updates -d acme/shop
+                                              open Dependabot PRs of acme/shop
+
+    \b
+    Endpoints (environment): DEPBOT_PYPI_URL, DEPBOT_NPM_URL, GITHUB_API_URL,
+    GITHUB_TOKEN. A package whose registry lookup fails is listed under
+    "errors"; the rest of the list still comes back. Exit code 2: bad input.
+    """
+    from depbot.core.settings import Settings
+    from depbot.updates.sources import collect_updates
+    from depbot.updates.table import render_table, to_json
+
+    check_one_source(ctx, updates_file, dependabot)
+    settings = Settings.from_env()
+    show = verbose or sys.stderr.isatty()
+    found, warnings = collect_updates(
+        settings,
+        repo=repo,
+        updates_file=updates_file,
+        dependabot=dependabot,
+        progress=(lambda msg: click.echo(f"depbot: {msg}", err=True)) if show else None,
+    )
+    if as_json:
+        click.echo(json.dumps(to_json(found, warnings), indent=2))
+        return
+    click.echo(render_table(found))
+    for warning in warnings:
+        click.echo(f"depbot: warning: {warning}", err=True)
+
+
+# --- review and publish (drafts, publish) ---------------------------------------------
+
+
+class _DraftsGroup(click.Group):
+    """``depbot drafts [DIR]`` lists; ``depbot drafts show|approve|reject …`` act on drafts.
+
+    A first word that is not a subcommand is the output folder (``depbot drafts out/``).
+    """
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return ["[DIR]", "| COMMAND [ARGS]..."]
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            ctx.meta["depbot.drafts_dir"] = args[0]
+            args = args[1:]
+        return super().parse_args(ctx, args)
+
+
+def _out_dir(ctx: click.Context, given: Path | None) -> Path:
+    return Path(given or ctx.meta.get("depbot.drafts_dir") or DEFAULT_OUT)
+
+
+_dir_option = click.option(
+    "-d",
+    "--dir",
+    "out_dir",
+    metavar="DIR",
+    type=click.Path(path_type=Path, file_okay=False),
+    help=f"The triage output folder (default: {DEFAULT_OUT}).",
+)
+
+
+@cli.group("drafts", cls=_DraftsGroup, invoke_without_command=True)
+@click.pass_context
+@fail_cleanly
+def drafts_command(ctx: click.Context) -> None:
+    """Review the issue drafts of a triage output folder (default: depbot-out).
+
+    \b
+      depbot drafts [DIR]                        list: package, versions, hits, status
+      depbot drafts show ID [--dir DIR]          print one draft
+      depbot drafts approve ID... [--dir DIR]    publish will open issues for these
+      depbot drafts reject ID... --why "..."     publish will never open issues for these
+
+    Edit a draft file by hand before publishing if you like: depbot never
+    overwrites your edit (a later triage writes its new render beside it as
+    ID.new.md). Status lives in DIR/drafts/review.json.
+    """
+    if ctx.invoked_subcommand is None:
+        from depbot.output.review import drafts_table, list_drafts
+
+        out = _out_dir(ctx, None)
+        click.echo(drafts_table(list_drafts(out), out), nl=False)
+
+
+@drafts_command.command("show")
+@click.argument("draft_id", metavar="ID")
+@_dir_option
+@click.pass_context
+@fail_cleanly
+def drafts_show_command(ctx: click.Context, draft_id: str, out_dir: Path | None) -> None:
+    """Print a draft with its review status."""
+    from depbot.output.review import show
+
+    info, text = show(_out_dir(ctx, out_dir), draft_id)
+    rec = info.record
+    status = rec.status + (f" ({rec.why})" if rec.why else "")
+    if info.edited:
+        status += ", edited by hand"
+    if rec.published:
+        status += f", published as #{rec.published.issue} {rec.published.url}"
+    click.echo(f"{info.file}  [{status}]\n")
+    click.echo(text, nl=not text.endswith("\n"))
+
+
+@drafts_command.command("approve")
+@click.argument("draft_ids", metavar="ID...", nargs=-1, required=True)
+@_dir_option
+@click.pass_context
+@fail_cleanly
+def drafts_approve_command(
+    ctx: click.Context, draft_ids: tuple[str, ...], out_dir: Path | None
+) -> None:
+    """Approve drafts: `depbot publish` opens issues for them."""
+    from depbot.output.review import approve
+
+    for rec in approve(_out_dir(ctx, out_dir), draft_ids):
+        click.echo(f"approved {rec.id}")
+
+
+@drafts_command.command("reject")
+@click.argument("draft_ids", metavar="ID...", nargs=-1, required=True)
+@click.option("--why", required=True, help="Why the draft is wrong or not wanted.")
+@_dir_option
+@click.pass_context
+@fail_cleanly
+def drafts_reject_command(
+    ctx: click.Context, draft_ids: tuple[str, ...], why: str, out_dir: Path | None
+) -> None:
+    """Reject drafts (with the reason): `depbot publish` never opens issues for them."""
+    from depbot.output.review import reject
+
+    for rec in reject(_out_dir(ctx, out_dir), draft_ids, why):
+        click.echo(f"rejected {rec.id}: {rec.why}")
+
+
+@cli.command("publish")
+@click.argument(
+    "out_dir", metavar="[DIR]", required=False, type=click.Path(path_type=Path, file_okay=False)
+)
+@click.option(
+    "-r",
+    "--repo",
+    metavar="OWNER/REPO",
+    envvar="GITHUB_REPOSITORY",
+    help="The repository to open issues in (env GITHUB_REPOSITORY).",
+)
+@click.option("--all", "all_drafts", is_flag=True, help="Publish every draft not rejected.")
+@click.option(
+    "--dry-run", is_flag=True, help="Show what would be created or updated; send nothing."
+)
+@click.option(
+    "--comment-on-pr",
+    is_flag=True,
+    help="Also keep one comment linking the issue on the Dependabot pull request.",
+)
+@click.option("--reopen", is_flag=True, help="Reopen a closed issue of the same update.")
+@click.option("--write-interval", type=float, default=1.0, hidden=True)
+@fail_cleanly
+def publish_command(
+    out_dir: Path | None,
+    repo: str | None,
+    all_drafts: bool,
+    dry_run: bool,
+    comment_on_pr: bool,
+    reopen: bool,
+    write_interval: float,
+) -> None:
+    """Open GitHub issues for the approved drafts of DIR (default: depbot-out).
+
+    Never opens a second issue for the same package and target version: an open
+    issue is updated when its draft changed, a closed one is left alone (unless
+    --reopen). Safe to run again after an interruption.
+
+    \b
+    Environment: GITHUB_TOKEN (needs issues: write; pull-requests: write for
+    --comment-on-pr), GITHUB_API_URL (GitHub Enterprise), GITHUB_REPOSITORY.
+    """
+    from depbot.core.errors import PublishError
+    from depbot.core.settings import Settings
+    from depbot.output.publish import publish
+
+    if not repo:
+        raise InputError("say which repository: --repo OWNER/REPO (or set GITHUB_REPOSITORY)")
+    summary = publish(
+        out_dir or Path(DEFAULT_OUT),
+        Settings.from_env(),
+        repo=repo,
+        all_drafts=all_drafts,
+        dry_run=dry_run,
+        comment_on_pr=comment_on_pr,
+        reopen=reopen,
+        progress=lambda action: click.echo(action.line(dry_run)),
+        write_interval=write_interval,
+    )
+    click.echo(summary.totals())
+    failed = summary.count("failed")
+    if failed:
+        raise PublishError(f"{failed} draft(s) could not be published; see the lines above")
+
+
+for _command in run_commands():
+    cli.add_command(_command)
+
+
+def main() -> None:
+    cli(prog_name="depbot")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,153 @@
+"""A chat model behind an OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp).
+
+``OPENAI_BASE_URL`` picks the server, ``OPENAI_API_KEY`` the key, the model name comes from
+``--model`` or ``DEPBOT_MODEL``. The client's own retries are off: the loop retries transient failures itself, a bounded
+number of times (settings.model_retries), and records each in the trace. Failures become
+``ModelError`` with a short message (never the key).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+
+from depbot.core.errors import ConfigError, ModelError
+from depbot.core.fence import redact
+from depbot.core.settings import Settings
+from depbot.models.base import ModelReply, Usage
+
+
+def _plain(obj: Any) -> Any:
+    if hasattr(obj, "model_dump"):
+        try:  # odd field types (a list for a name) come back as they are, without a warning
+            return obj.model_dump(exclude_none=True, warnings=False)
+        except TypeError:  # pragma: no cover - pydantic without the warnings flag
+            return obj.model_dump(exclude_none=True)
+    return obj
+
+
+class OpenAIChatModel:
+    def __init__(self, name: str, settings: Settings, *, client: Any = None) -> None:
+        self.name = name
+        self._secrets = settings.secrets()
+        if client is None:
+            key = settings.openai_api_key
+            if not key:
+                if settings.openai_base_url is None:
+                    raise ConfigError(
+                        f"model {name!r} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
+                        "server such as Ollama or vLLM); use --model rules to run offline"
+                    )
+                key = "not-needed"  # local servers accept any key
+            client = openai.OpenAI(
+                api_key=key,
+                base_url=settings.openai_base_url,
+                max_retries=0,  # the loop retries transient failures itself (bounded, traced)
+                timeout=settings.model_timeout,
+            )
+        self.client = client
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        try:
+            resp = self.client.chat.completions.create(
+                model=self.name, messages=messages, tools=tools, tool_choice="auto"
+            )
+        except openai.AuthenticationError:
+            raise ModelError("the model endpoint refused the API key (HTTP 401)") from None
+        except openai.PermissionDeniedError:
+            raise ModelError("the model endpoint denied access (HTTP 403)") from None
+        except openai.NotFoundError:
+            raise ModelError(
+                f"the model endpoint does not know model {self.name!r} (HTTP 404)"
+            ) from None
+        except openai.RateLimitError:
+            raise ModelError(
+                "the model endpoint is rate limiting (HTTP 429)", transient=True
+            ) from None
+        except openai.APITimeoutError:
+            raise ModelError("the model endpoint did not answer in time", transient=True) from None
+        except openai.APIConnectionError:
+            raise ModelError("could not connect to the model endpoint", transient=True) from None
+        except openai.APIStatusError as exc:
+            raise ModelError(
+                f"the model endpoint failed (HTTP {exc.status_code})",
+                transient=exc.status_code >= 500,
+            ) from None
+        except openai.OpenAIError as exc:
+            raise ModelError(
+                redact(f"the model client failed: {type(exc).__name__}", self._secrets)
+            ) from None
+        except Exception:  # noqa: BLE001 - e.g. a 200 whose body is not JSON (a proxy's page)
+            raise ModelError(
+                "the model endpoint sent an answer depbot cannot read", transient=True
+            ) from None
+        if isinstance(resp, (str, bytes)):  # a 200 with a page that is not JSON
+            raise ModelError(
+                "the model endpoint sent a page instead of a chat completion", transient=True
+            )
+        if not getattr(resp, "choices", None):
+            raise ModelError("the model endpoint answered without a choice")
+        try:
+            return _reply(resp)
+        except (AttributeError, TypeError, ValueError, IndexError, KeyError):
+            raise ModelError(
+                "the model endpoint sent a reply depbot cannot read", transient=True
+            ) from None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(_plain(value), default=str)
+
+
+def _count(usage: Any, name: str) -> int:
+    try:
+        return max(0, int(getattr(usage, name, 0) or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _reply(resp: Any) -> ModelReply:
+    """The assistant message of a chat completion, in plain OpenAI shape, whatever its oddities.
+
+    Content that is not a string is kept as JSON text; a tool call that is not an object,
+    or whose name or arguments are not strings, is kept as a call with text fields, so the
+    toolbox answers it with its fixed message instead of the run failing.
+    """
+    msg = resp.choices[0].message
+    if msg is None:
+        raise ValueError("no message")
+    message: dict[str, Any] = {"role": "assistant", "content": _text(msg.content)}
+    raw_calls = msg.tool_calls or []
+    if not isinstance(raw_calls, list):
+        raw_calls = [raw_calls]
+    calls = []
+    for i, raw in enumerate(raw_calls):
+        c = _plain(raw)
+        c = c if isinstance(c, dict) else {}
+        fn = _plain(c.get("function"))
+        fn = fn if isinstance(fn, dict) else {}
+        name, args = fn.get("name"), fn.get("arguments")
+        calls.append(
+            {
+                "id": str(c.get("id") or f"call_{i}"),
+                "type": "function",
+                "function": {
+                    "name": name if isinstance(name, str) else _text(name),
+                    "arguments": args if isinstance(args, str) else _text(args),
+                },
+            }
+        )
+    if calls:
+        message["tool_calls"] = calls
+    usage = getattr(resp, "usage", None)
+    return ModelReply(
+        message=message,
+        usage=Usage(
+            prompt_tokens=_count(usage, "prompt_tokens"),
+            completion_tokens=_count(usage, "completion_tokens"),
+        ),
+    )

@@ -1,0 +1,389 @@
+"""The built-in ``rules`` model: a deterministic planner that works offline.
+
+It sees only what a chat model would see (the messages and the tool results) and acts
+only through the same tool calls, so it exercises the same boundaries. Each time it is
+asked, it re-reads the conversation and decides, per open update:
+
+1. no notes yet → ``fetch_changelog`` (all updates in one reply);
+2. notes unreadable → retry a transient failure once, then ``unknown`` for an update that
+   may break and ``not_affected`` (the semver promise) for the others;
+3. breaking items with candidate symbols → ``where_imported`` and one ``search_symbol``
+   per candidate (all in one reply);
+4. searches done → ``affected`` when a search returned strong evidence in code,
+   ``not_affected`` otherwise, with a reason that says what was checked.
+
+It is the default when no model is configured and the baseline every model must beat.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from depbot.core.fence import unfence
+from depbot.models.base import ModelReply, Usage, estimate_tokens
+
+MAX_SEARCHES_PER_UPDATE = 30
+MAX_CALLS_PER_REPLY = 40
+MAX_HITS_CITED = 20
+
+
+@dataclass
+class _Search:
+    args: dict[str, Any]
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class _State:
+    update: dict[str, Any]
+    fetches: list[dict[str, Any] | None] = field(default_factory=list)  # results (None = pending)
+    fetch_errors: list[str] = field(default_factory=list)
+    changelog: dict[str, Any] | None = None
+    imported: dict[str, Any] | None = None
+    imported_asked: bool = False
+    searches: list[_Search] = field(default_factory=list)
+    concluded: bool = False
+    rejections: list[str] = field(default_factory=list)
+
+
+def _updates_from(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for m in messages:
+        if m.get("role") != "user":
+            continue
+        match = re.search(r"```json\s*(\[.*?\])\s*```", str(m.get("content") or ""), re.S)
+        if match:
+            try:
+                data = json.loads(match.group(1))
+            except json.JSONDecodeError:
+                continue
+            if isinstance(data, list):
+                return [d for d in data if isinstance(d, dict) and d.get("package")]
+    return []
+
+
+def _parse(content: Any) -> dict[str, Any]:
+    try:
+        data = json.loads(content or "{}")
+    except (TypeError, json.JSONDecodeError):
+        return {"error": "unreadable result"}
+    return data if isinstance(data, dict) else {"error": "unexpected result"}
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", str(name).lower())
+
+
+def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
+    """Rebuild per-update state from the conversation; also returns how many calls were made."""
+    states = {_key(u["package"]): _State(u) for u in _updates_from(messages)}
+    results = {
+        m.get("tool_call_id"): _parse(m.get("content")) for m in messages if m.get("role") == "tool"
+    }
+    n_calls = 0
+    for m in messages:
+        if m.get("role") != "assistant":
+            continue
+        for call in m.get("tool_calls") or []:
+            n_calls += 1
+            fn = call.get("function") or {}
+            args = _parse(fn.get("arguments"))
+            st = states.get(_key(args.get("package", "")))
+            if st is None:
+                continue
+            res = results.get(call.get("id"))
+            name = fn.get("name")
+            if name == "fetch_changelog":
+                if res is None:
+                    st.fetches.append(None)
+                elif "error" in res:
+                    st.fetches.append(res)
+                    st.fetch_errors.append(str(res["error"]))
+                else:
+                    st.fetches.append(res)
+                    st.changelog = res
+            elif name == "where_imported":
+                st.imported_asked = True
+                if res and "error" not in res:
+                    st.imported = res
+            elif name == "search_symbol":
+                st.searches.append(_Search(args, res))
+            elif name == "conclude":
+                if res and res.get("accepted"):
+                    st.concluded = True
+                elif res and "error" in res:
+                    st.rejections.append(str(res["error"]))
+                elif res is None:
+                    st.concluded = True  # pending: do not conclude twice
+    return list(states.values()), n_calls
+
+
+# --- decisions -------------------------------------------------------------------------------
+
+
+def _candidates(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(candidate, the breaking entry it came from), in changelog order, without duplicates."""
+    seen: set[str] = set()
+    out = []
+    entries = list(changelog.get("breaking") or [])
+    if changelog.get("removes_deprecated_code"):
+        for ctx in changelog.get("deprecated_before") or []:
+            entries.append({**ctx, "from_deprecation": True})
+    leaves: set[str] = set()
+    for entry in entries:
+        for cand in entry.get("candidates") or []:
+            key = json.dumps(cand, sort_keys=True)
+            leaf = str(cand.get("symbol", "")).rsplit(".", 1)[-1]
+            if key in seen or (entry.get("from_deprecation") and leaf in leaves):
+                continue  # an old deprecation the range's own notes already name
+            seen.add(key)
+            if not entry.get("from_deprecation"):
+                leaves.add(leaf)
+            out.append((cand, entry))
+    return out
+
+
+def _search_args(package: str, cand: dict[str, Any]) -> dict[str, Any]:
+    args = {"package": package, "symbol": cand["symbol"], "kind": cand.get("kind", "name")}
+    for k in ("of", "arg", "max_positional"):
+        if cand.get(k) not in (None, ""):
+            args[k] = cand[k]
+    return args
+
+
+def _describe(cand: dict[str, Any], package: str, version: str) -> str:
+    s, kind = cand["symbol"], cand.get("kind", "name")
+    of = f" of `{cand['of']}`" if cand.get("of") else ""
+    return {
+        "name": f"`{s}` was removed or renamed in {version}",
+        "parameter": f"the `{s}` argument{of} was removed in {version}",
+        "required_arg": f"`{s}()` now requires the `{cand.get('arg')}` argument ({version})",
+        "positional": f"`{s}()` takes at most {cand.get('max_positional', 1)} positional argument(s) since {version}",
+        "signature": f"the `{s}` call form was removed in {version}",
+        "literal_arg": f"`{s}()` no longer understands the value '{cand.get('arg')}' ({version})",
+        "module": f"{package} {version} is an ES module only (ESM): `require('{package}')` from CommonJS no longer works",
+        "default_import": f"{package} {version} has no default export any more",
+        "subpath": f"the `{s}` entry point was removed in {version} (deep require)",
+        "module_path": f"the `{s}` module was removed in {version}",
+        "config_key": f"the `{s}` setting is no longer read ({version})",
+        "async": f"`{s}()` is asynchronous since {version}",
+    }.get(kind, f"`{s}` changed in {version}")
+
+
+def _symbols(cand: dict[str, Any], package: str) -> list[str]:
+    kind = cand.get("kind")
+    if kind == "module":
+        return [f"require('{package}')", "ESM"]
+    if kind == "required_arg" and cand.get("arg") not in (None, "", "*"):
+        return [cand["symbol"], cand["arg"]]
+    return [cand["symbol"]]
+
+
+def _fix(cands: list[tuple[dict[str, Any], dict[str, Any]]], package: str, to: str) -> str:
+    parts = []
+    for cand, entry in cands:
+        kind, s = cand.get("kind"), cand["symbol"]
+        repl = entry.get("replacements") or []
+        if kind == "module":
+            parts.append(
+                f"Load {package} with `import` from an ES module, or with a dynamic `import('{package}')` "
+                f"from CommonJS; or stay on the last CommonJS major."
+            )
+        elif kind == "required_arg":
+            parts.append(f"Pass `{cand.get('arg')}` explicitly in every call of `{s}()`.")
+        elif kind == "subpath":
+            parts.append(f"Replace `require('{s}')` with the named export of the package root.")
+        elif kind == "positional":
+            parts.append(f"Pass the extra arguments of `{s}()` by keyword.")
+        elif repl:
+            parts.append(
+                f"Replace `{s}` with {', '.join(f'`{r}`' for r in repl[:3])} (see the changelog quote)."
+            )
+        else:
+            parts.append(f"Stop using `{s}`; the changelog quote says what replaces it.")
+    parts.append(f"Then run the tests against {package} {to}.")
+    return " ".join(dict.fromkeys(parts))
+
+
+def _conclusion(st: _State) -> dict[str, Any]:
+    u = st.update
+    package, frm, to = u["package"], u.get("from", "?"), u.get("to", "?")
+    may_break = bool(u.get("may_break"))
+    kind = u.get("update_type", "")
+    if st.rejections:
+        return {"package": package, "verdict": "unknown",
+                "reason": f"depbot could not back a verdict: {st.rejections[-1][:300]}"}  # fmt: skip
+    cl = st.changelog
+    if cl is None:
+        err = st.fetch_errors[-1] if st.fetch_errors else "no result"
+        if may_break:
+            return {"package": package, "verdict": "unknown",
+                    "reason": f"{kind} update {frm} → {to} may break and its changelog could not be read: {err[:300]}"}  # fmt: skip
+        return {"package": package, "verdict": "not_affected",
+                "reason": f"{kind} update of a stable version; its notes could not be read ({err[:200]}), "
+                          "and semver promises compatibility"}  # fmt: skip
+    if not cl.get("found"):
+        note = str(cl.get("note") or "no release notes in range")[:300]
+        if may_break:
+            return {"package": package, "verdict": "unknown",
+                    "reason": f"{kind} update {frm} → {to} may break, but no release notes were found for it: {note}"}  # fmt: skip
+        return {"package": package, "verdict": "not_affected",
+                "reason": f"{kind} update of a stable version with no release notes found ({note}); "
+                          "semver promises compatibility"}  # fmt: skip
+    cands = _candidates(cl)
+    hits: list[str] = []
+    hit_cands: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    excluded = 0
+    for search in st.searches:
+        res = search.result or {}
+        strong = [
+            h
+            for h in res.get("hits") or []
+            if h.get("evidence") == "strong" and h.get("context", "code") == "code"
+        ]
+        excluded += (
+            len(res.get("hits") or []) - len(strong) + sum((res.get("excluded") or {}).values())
+        )
+        if strong:
+            for h in strong:
+                if h["id"] not in hits:
+                    hits.append(h["id"])
+            for cand, entry in cands:
+                if _search_args(package, cand) == search.args:
+                    hit_cands.append((cand, entry))
+                    break
+    n_breaking = len(cl.get("breaking") or [])
+    if hits:
+        changes = []
+        for cand, entry in hit_cands:
+            refs = [entry["ref"]]
+            if entry.get("from_deprecation"):
+                removal = next(
+                    (
+                        b["ref"]
+                        for b in cl.get("breaking") or []
+                        if re.search(r"deprecat", unfence(b.get("item", "")), re.I)
+                    ),
+                    None,
+                )
+                refs = [removal, entry["ref"]] if removal else refs
+            for ref in refs:
+                if not entry.get("from_deprecation"):
+                    summary = _describe(cand, package, entry.get("version", to))
+                elif ref == entry["ref"]:
+                    summary = f"`{cand['symbol']}` was deprecated in {entry.get('version')}"
+                else:
+                    summary = f"{package} {to} removes previously deprecated code, `{cand['symbol']}` among it"
+                changes.append({
+                    "summary": summary,
+                    "symbols": _symbols(cand, package),
+                    "source_ref": ref,
+                })  # fmt: skip
+        what = "; ".join(
+            dict.fromkeys(
+                f"`{c['symbol']}` (deprecated in {e.get('version')}) was removed"
+                if e.get("from_deprecation")
+                else _describe(c, package, e.get("version", to))
+                for c, e in hit_cands[:3]
+            )
+        )
+        more = f" (and {len(hit_cands) - 3} more)" if len(hit_cands) > 3 else ""
+        return {
+            "package": package,
+            "verdict": "affected",
+            "reason": f"{what}{more}; this code relies on it in {len(hits)} place{'s' if len(hits) != 1 else ''}.",
+            "breaking_changes": changes[:20],
+            "hit_ids": hits[:MAX_HITS_CITED],
+            "suggested_fix": _fix(hit_cands, package, to),
+        }
+    if not cands:
+        if n_breaking:
+            reason = (f"the notes {frm} → {to} list {n_breaking} breaking item(s), none naming an API "
+                      "this code could call (runtime support or behaviour changes); nothing to search")  # fmt: skip
+        else:
+            reason = f"no breaking changes in the release notes between {frm} and {to}"
+        return {"package": package, "verdict": "not_affected", "reason": reason}
+    searched = ", ".join(f"`{c['symbol']}`" for c, _ in cands[:8]) + (
+        " …" if len(cands) > 8 else ""
+    )
+    extra = (
+        f"; {excluded} match(es) only in comments, strings or unrelated code were set aside"
+        if excluded
+        else ""
+    )
+    return {
+        "package": package,
+        "verdict": "not_affected",
+        "reason": f"searched for what {frm} → {to} breaks ({searched}): no use in this code{extra}",
+    }
+
+
+def plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The next assistant message for this conversation."""
+    states, n_calls = read_state(messages)
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for st in states:
+        if st.concluded:
+            continue
+        pkg = st.update["package"]
+        pending = any(f is None for f in st.fetches)
+        if pending:
+            continue
+        if st.changelog is None:
+            # one more try after any failure: upstreams fail for a while, then answer
+            if len(st.fetches) < 2:
+                calls.append(("fetch_changelog", {"package": pkg}))
+                continue
+            calls.append(("conclude", _conclusion(st)))
+            continue
+        if st.rejections and not any(s.result is None for s in st.searches):
+            calls.append(("conclude", _conclusion(st)))
+            continue
+        cands = (
+            _candidates(st.changelog)[:MAX_SEARCHES_PER_UPDATE] if st.changelog.get("found") else []
+        )
+        done = [s.args for s in st.searches]
+        todo = [_search_args(pkg, c) for c, _ in cands if _search_args(pkg, c) not in done]
+        if todo:
+            if not st.imported_asked:
+                calls.append(("where_imported", {"package": pkg}))
+            calls.extend(("search_symbol", a) for a in todo)
+            continue
+        if any(s.result is None for s in st.searches):
+            continue
+        calls.append(("conclude", _conclusion(st)))
+    if not calls:
+        open_ = [st.update["package"] for st in states if not st.concluded]
+        text = "All updates have a verdict." if not open_ else f"Waiting on: {', '.join(open_)}."
+        return {"role": "assistant", "content": text}
+    calls = calls[:MAX_CALLS_PER_REPLY]
+    return {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": f"call_{n_calls + i + 1}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)},
+            }
+            for i, (name, args) in enumerate(calls)
+        ],
+    }
+
+
+class RulesModel:
+    """The planner behind the model interface; usage is the deterministic token estimate."""
+
+    name = "rules"
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        message = plan(messages)
+        return ModelReply(
+            message=message,
+            usage=Usage(
+                prompt_tokens=estimate_tokens(messages) + estimate_tokens(tools),
+                completion_tokens=estimate_tokens(message),
+            ),
+        )

@@ -1,0 +1,465 @@
+"""Issue drafts rendered from verdicts, and the summary tables. Pure: no I/O.
+
+A draft is what a maintainer reads to decide in a minute: the impact in the title, what
+broke in upstream's own words (quoted, linked to where depbot read it), every place our
+code uses it, a suggested fix and a checklist. A hidden marker
+(``<!-- depbot: pip/urllib3@2.0.7 -->``, the update's key) identifies it on GitHub so
+publishing never opens a second issue for the same update.
+
+Text from upstream or from a model goes through ``mdsafe.neutralize`` (no pings, no
+unintended links, no forged markers). The body stays under GitHub's 65,536-character
+limit by trimming quotes, then call sites, with a note that says what was left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from depbot.core.atomicio import sha256_text
+from depbot.core.fence import redact
+from depbot.output.links import RepoLink, safe_http_url, source_ref, web_url_from_api
+from depbot.output.mdsafe import blockquote, clean_line, code_span, neutralize, neutralize_line
+from depbot.records.update import Update
+from depbot.records.verdict import BreakingChange, Hit, Verdict
+
+BODY_LIMIT = 65_536  # GitHub's cap on issue and comment bodies, in characters
+PUBLISH_RESERVE = 200  # room kept for the digest line publish appends
+TITLE_LIMIT = 256  # GitHub's cap on issue titles
+HIT_TEXT_LIMIT = 200
+FOOTER_PREFIX = "<sub>Drafted by depbot"
+MARKER_RE = re.compile(r"<!--\s*depbot:\s*([^\s<>]+)\s*-->")
+DIGEST_RE = re.compile(r"<!--\s*depbot-digest:\s*([0-9a-f]+)\s*-->\n?")
+
+
+# --- identity ---------------------------------------------------------------------------
+
+
+def draft_id(update: Update) -> str:
+    """File-safe id: ``pip-urllib3-2.0.7``; ``@scope/name`` becomes ``scope-name``."""
+    raw = f"{update.ecosystem}-{update.package.lstrip('@')}-{update.to_version}"
+    ident = re.sub(r"[^A-Za-z0-9._-]+", "-", raw.replace("/", "-"))
+    ident = re.sub(r"-{2,}", "-", ident).strip("-.").lower()
+    return ident[:150] or "draft"
+
+
+def marker_for(key: str) -> str:
+    """The hidden marker that identifies a draft (and its issue) by update key."""
+    return f"<!-- depbot: {re.sub(r'[^A-Za-z0-9@/._+~!-]', '_', key)} -->"
+
+
+def parse_marker(body: str) -> str | None:
+    """The update key of the last depbot marker in ``body`` (ours closes every draft)."""
+    found = MARKER_RE.findall(body or "")
+    return found[-1] if found else None
+
+
+# --- draft files and digests ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One rendered issue draft; ``path`` is relative to the output folder."""
+
+    id: str
+    path: str
+    title: str
+    body: str
+    marker: str
+    key: str
+    note: str = ""  # set by write_drafts, e.g. when a hand-edited draft was kept
+
+    def text(self) -> str:
+        return draft_file_text(self.title, self.body)
+
+
+def draft_file_text(title: str, body: str) -> str:
+    """A draft file: the title as the first (``# ``) line, a blank line, the body."""
+    return f"# {title}\n\n{body.rstrip()}\n"
+
+
+def parse_draft_file(text: str) -> tuple[str, str]:
+    """``(title, body)`` of a draft file; the title is empty when the first line is not ``# …``."""
+    text = text.replace("\r\n", "\n").lstrip("\ufeff")
+    first, _, rest = text.partition("\n")
+    if first.startswith("# "):
+        return first[2:].strip(), rest.strip("\n").rstrip()
+    return "", text.strip("\n").rstrip()
+
+
+def content_digest(title: str, body: str) -> str:
+    """What a draft says, as a short hash that ignores the commit in permalinks and the footer.
+
+    Two renders of the same findings at different commits (or days) digest alike, so a
+    weekly rerun does not rewrite an issue whose content did not change.
+    """
+    text = DIGEST_RE.sub("", body.replace("\r\n", "\n"))
+    text = re.sub(r"/blob/[0-9a-fA-F]{7,64}/", "/blob/-/", text)
+    lines = [ln.rstrip() for ln in text.split("\n") if not ln.startswith(FOOTER_PREFIX)]
+    return sha256_text(title.strip() + "\n" + "\n".join(lines).strip())[:16]
+
+
+def with_digest(title: str, body: str) -> str:
+    """The issue body publish sends: the draft body plus a hidden digest line."""
+    clean = DIGEST_RE.sub("", body).rstrip()
+    return f"{clean}\n<!-- depbot-digest: {content_digest(title, clean)} -->"
+
+
+def body_digest(body: str) -> str | None:
+    m = DIGEST_RE.search(body or "")
+    return m.group(1) if m else None
+
+
+# --- rendering --------------------------------------------------------------------------
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def _unique_hits(hits: Iterable[Hit]) -> list[Hit]:
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for h in sorted(hits, key=lambda h: (h.path, h.line)):
+        if (h.path, h.line) in seen:
+            continue
+        seen.add((h.path, h.line))
+        out.append(h)
+    return out
+
+
+def impact(verdict: Verdict) -> str:
+    """``breaks 2 call sites in 1 file`` (or a plain sentence when no line was cited)."""
+    hits = _unique_hits(verdict.hits)
+    files = len({h.path for h in hits})
+    if not hits:
+        return "has breaking changes that affect this repository"
+    return f"breaks {_plural(len(hits), 'call site')} in {_plural(files, 'file')}"
+
+
+def draft_title(verdict: Verdict) -> str:
+    u = verdict.update
+    title = clean_line(f"{u.package} {u.from_version} → {u.to_version} {impact(verdict)}")
+    return title if len(title) <= TITLE_LIMIT else title[: TITLE_LIMIT - 1] + "…"
+
+
+def _pr_link(u: Update) -> str | None:
+    if u.source != "dependabot":
+        return None
+    url = safe_http_url(u.source_ref) if u.source_ref else None
+    number = str(u.extra.get("pr", "")).strip()
+    label = f"#{number}" if number.isdigit() else "the pull request"
+    if url:
+        return f"[Dependabot {label}]({url})"
+    return f"Dependabot {label}" if number.isdigit() else None
+
+
+def _cut_quote(text: str, cap: int | None) -> tuple[str, int]:
+    """``text`` cut at a line end to at most ``cap`` characters, and how many were dropped."""
+    if cap is None or len(text) <= cap:
+        return text, 0
+    if cap <= 0:
+        return "", len(text)
+    cut = text.rfind("\n", 0, cap)
+    cut = cut if cut > cap // 2 else cap
+    kept = text[:cut].rstrip()
+    return kept + "\n…", len(text) - len(kept)
+
+
+def _breaking_change(n: int, bc: BreakingChange, quote_cap: int | None) -> tuple[str, int]:
+    head = f"### {n}. {neutralize_line(bc.summary) or 'Breaking change'}"
+    facts = []
+    if bc.version:
+        facts.append(f"version {neutralize_line(bc.version)}")
+    if bc.symbols:
+        facts.append("breaks " + ", ".join(code_span(s) for s in bc.symbols))
+    quote_text = neutralize(bc.quote) if bc.quote.strip() else ""
+    kept, dropped = _cut_quote(quote_text, quote_cap)
+    if kept:
+        facts.append(f"quoted from {source_ref(bc.source)}:")
+    elif dropped:
+        facts.append(f"the quote is left out here; read it in {source_ref(bc.source)}")
+    else:
+        facts.append(f"read in {source_ref(bc.source)} (no changelog lines were recorded)")
+    line = " · ".join(facts)
+    parts = [head, line[0].upper() + line[1:]]
+    if kept:
+        parts.append(blockquote(kept))
+    return "\n\n".join(parts), dropped
+
+
+def _hit_line(h: Hit, repo: RepoLink | None) -> str:
+    where = code_span(f"{h.path}:{h.line}")
+    url = repo.permalink(h.path, h.line) if repo else None
+    if url:
+        where = f"[{where}]({url})"
+    text = redact(clean_line(h.text))
+    if len(text) > HIT_TEXT_LIMIT:
+        text = text[: HIT_TEXT_LIMIT - 1] + "…"
+    return f"- {where}: {code_span(text)}"
+
+
+def _fallback_fix(verdict: Verdict) -> str:
+    u = verdict.update
+    symbols = sorted({s for bc in verdict.breaking_changes for s in bc.symbols})
+    named = ", ".join(code_span(s) for s in symbols[:8]) if symbols else "the removed APIs"
+    return (
+        f"Change the call sites above so they no longer rely on {named}, following the "
+        f"changelog quoted above; until then keep {code_span(u.package)} at {u.from_version}."
+    )
+
+
+@dataclass
+class _Limits:
+    max_hits: int | None = None
+    quote_cap: int | None = None
+    text_cap: int | None = None
+
+
+def _cap(text: str, cap: int | None) -> str:
+    if cap is None or len(text) <= cap:
+        return text
+    return text[: cap - 1].rstrip() + "…"
+
+
+def _assemble(
+    verdict: Verdict,
+    repo: RepoLink | None,
+    generated_at: str | None,
+    marker: str,
+    lim: _Limits,
+) -> tuple[str, int, int]:
+    """The body under ``lim``; also how many hits and changelog characters were left out."""
+    u = verdict.update
+    hits = _unique_hits(verdict.hits)
+    shown = hits if lim.max_hits is None else hits[: lim.max_hits]
+    omitted_hits = len(hits) - len(shown)
+    parts: list[str] = []
+
+    where = f", declared in {code_span(u.manifest)}" if u.manifest else ""
+    summary = (
+        f"**{code_span(u.package)} {u.from_version} → {u.to_version}** "
+        f"({u.update_type} update, {u.ecosystem}{where}) {impact(verdict)} of this repository."
+    )
+    parts.append(summary)
+    pr = _pr_link(u)
+    if pr:
+        parts.append(f"Proposed by {pr}.")
+    if verdict.reason.strip():
+        parts.append("**Why:** " + _cap(neutralize(verdict.reason), lim.text_cap))
+    trim_at = len(parts)
+
+    parts.append("## What broke")
+    dropped_chars = 0
+    if verdict.breaking_changes:
+        for i, bc in enumerate(verdict.breaking_changes, 1):
+            text, dropped = _breaking_change(i, bc, lim.quote_cap)
+            parts.append(text)
+            dropped_chars += dropped
+    else:
+        parts.append("No changelog section was recorded for this update.")
+
+    parts.append("## Where our code uses it")
+    if hits:
+        files = len({h.path for h in hits})
+        parts.append(f"{_plural(len(hits), 'call site')} in {_plural(files, 'file')}:")
+        lines = [_hit_line(h, repo) for h in shown]
+        if omitted_hits:
+            lines.append(f"- … and {_plural(omitted_hits, 'more call site')} (see report.json)")
+        parts.append("\n".join(lines))
+    else:
+        parts.append("No line of this repository was cited; check where the package is used.")
+
+    parts.append("## Suggested fix")
+    fix = neutralize(verdict.suggested_fix) if verdict.suggested_fix.strip() else ""
+    parts.append(_cap(fix, lim.text_cap) or _fallback_fix(verdict))
+
+    parts.append("## Checklist")
+    checks = []
+    by_file: dict[str, int] = {}
+    for h in hits:
+        by_file[h.path] = by_file.get(h.path, 0) + 1
+    for path, count in list(by_file.items())[:20]:
+        checks.append(f"- [ ] Update {code_span(path)} ({_plural(count, 'call site')})")
+    if len(by_file) > 20:
+        checks.append(f"- [ ] Update the other {_plural(len(by_file) - 20, 'file')}")
+    checks.append(f"- [ ] Run the tests with {code_span(u.package)} {u.to_version}")
+    if pr:
+        checks.append(f"- [ ] Merge {pr}")
+    else:
+        target = f" in {code_span(u.manifest)}" if u.manifest else ""
+        checks.append(f"- [ ] Raise {code_span(u.package)} to {u.to_version}{target}")
+    parts.append("\n".join(checks))
+
+    footer = (
+        f"{FOOTER_PREFIX} from the changelog text it fetched and a search of this repository"
+        + (f" on {clean_line(generated_at)}" if generated_at else "")
+        + ". Review before acting.</sub>"
+    )
+    parts.append("---\n" + footer)
+
+    if omitted_hits or dropped_chars:
+        left = []
+        if omitted_hits:
+            left.append(_plural(omitted_hits, "more call site"))
+        if dropped_chars:
+            left.append(f"{dropped_chars:,} characters of changelog")
+        parts.insert(
+            trim_at,
+            f"_Trimmed to fit GitHub's {BODY_LIMIT:,}-character limit: "
+            f"{' and '.join(left)} omitted. report.json lists every call site; the linked "
+            "changelogs have the full text._",
+        )
+    parts.append(marker)
+    return "\n\n".join(parts), omitted_hits, dropped_chars
+
+
+def _fit(
+    verdict: Verdict, repo: RepoLink | None, generated_at: str | None, marker: str, limit: int
+) -> str:
+    """The fullest body that fits: trim quotes, then call sites, then free text."""
+    n_hits = len(_unique_hits(verdict.hits))
+
+    def render(lim: _Limits) -> str:
+        return _assemble(verdict, repo, generated_at, marker, lim)[0]
+
+    body = render(_Limits())
+    if len(body) <= limit:
+        return body
+    for quote_cap, text_cap in ((2000, None), (300, 2000), (0, 1000)):
+        body = render(_Limits(None, quote_cap, text_cap))
+        if len(body) <= limit:
+            return body
+        if len(render(_Limits(0, quote_cap, text_cap))) > limit:
+            continue
+        lo, hi = 0, n_hits  # the largest number of hits that fits
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(render(_Limits(mid, quote_cap, text_cap))) <= limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        if lo > 0 or quote_cap == 0:
+            return render(_Limits(lo, quote_cap, text_cap))
+    # pathological input (thousands of breaking changes): cut hard, keep the marker
+    body = render(_Limits(0, 0, 200))
+    note = "\n\n_Trimmed hard to fit GitHub's limit; report.json has the details._\n\n"
+    room = limit - len(note) - len(marker)
+    return body[:room].rstrip() + note + marker
+
+
+def render_draft(
+    verdict: Verdict, *, repo: RepoLink | None = None, generated_at: str | None = None
+) -> Draft:
+    """The issue draft for an ``affected`` verdict (any verdict renders; callers filter)."""
+    u = verdict.update
+    ident = draft_id(u)
+    marker = marker_for(u.key)
+    body = _fit(verdict, repo, generated_at, marker, BODY_LIMIT - PUBLISH_RESERVE)
+    return Draft(
+        id=ident,
+        path=f"drafts/{ident}.md",
+        title=draft_title(verdict),
+        body=body,
+        marker=marker,
+        key=u.key,
+    )
+
+
+# --- summaries --------------------------------------------------------------------------
+
+_ICONS = {"affected": "❗ affected", "not_affected": "✅ not affected", "unknown": "❔ unknown"}
+
+
+def _cell(text: str, limit: int = 200) -> str:
+    text = neutralize_line(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("|", "\\|")
+
+
+def _counts(verdicts: Sequence[Verdict]) -> str:
+    n = {k: sum(1 for v in verdicts if v.verdict == k) for k in _ICONS}
+    return (
+        f"{_plural(len(verdicts), 'update')}: {n['affected']} affected, "
+        f"{n['not_affected']} not affected, {n['unknown']} unknown"
+    )
+
+
+def render_step_summary(
+    verdicts: Sequence[Verdict], *, report_path: str, drafts: Sequence[Draft] = ()
+) -> str:
+    """A Markdown table of every verdict, for ``$GITHUB_STEP_SUMMARY``."""
+    by_key = {d.key: d.path for d in drafts}
+    rows = [
+        "## depbot triage",
+        "",
+        f"{_counts(verdicts)} · report: {code_span(report_path)}",
+        "",
+        "| Verdict | Package | Update | Type | Hits | Draft | Why |",
+        "|---|---|---|---|---:|---|---|",
+    ]
+    for v in verdicts:
+        u = v.update
+        draft = by_key.get(u.key) or v.draft
+        rows.append(
+            "| "
+            + " | ".join(
+                [
+                    _ICONS[v.verdict],
+                    code_span(u.package).replace("|", "\\|"),
+                    _cell(f"{u.from_version} → {u.to_version}"),
+                    u.update_type,
+                    str(len(_unique_hits(v.hits))),
+                    code_span(draft).replace("|", "\\|") if draft else "–",
+                    _cell(v.reason),
+                ]
+            )
+            + " |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def verdict_table(verdicts: Sequence[Verdict]) -> str:
+    """A compact plain-text table of verdicts for the terminal."""
+    header = ("VERDICT", "PACKAGE", "UPDATE", "TYPE", "HITS", "DRAFT / WHY")
+    rows = [header]
+    for v in verdicts:
+        u = v.update
+        detail = v.draft or clean_line(v.reason)
+        if len(detail) > 70:
+            detail = detail[:69] + "…"
+        rows.append(
+            (
+                v.verdict,
+                clean_line(u.package),
+                f"{u.from_version} → {u.to_version}",
+                u.update_type,
+                str(len(_unique_hits(v.hits))),
+                detail,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
+    lines = [
+        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r[:-1])) + "  " + r[-1]
+        for r in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines) + "\n" + _counts(verdicts) + "\n"
+
+
+__all__ = [
+    "BODY_LIMIT",
+    "Draft",
+    "RepoLink",
+    "content_digest",
+    "draft_id",
+    "marker_for",
+    "parse_draft_file",
+    "parse_marker",
+    "render_draft",
+    "render_step_summary",
+    "verdict_table",
+    "web_url_from_api",
+    "with_digest",
+]

@@ -1,0 +1,215 @@
+"""``where_imported``: where a pip distribution or npm package is imported, and under
+which names. ripgrep finds candidate files fast (the import names / the package specifier
+in quotes), then only those files are parsed (``imports.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from depbot.core.errors import ToolError
+from depbot.search.imports import (
+    import_names_for,
+    js_imports,
+    module_matches,
+    normalize_dist,
+    python_imports,
+)
+from depbot.search.scope import rust_escape, trim_line
+
+if TYPE_CHECKING:
+    from depbot.search.code import CodeSearch
+
+PY_GLOBS = ("*.py", "*.pyi")
+JS_GLOBS = (
+    "*.js",
+    "*.cjs",
+    "*.mjs",
+    "*.jsx",
+    "*.ts",
+    "*.tsx",
+    "*.cts",
+    "*.mts",
+    "*.vue",
+    "*.svelte",
+)
+
+
+@dataclass(frozen=True)
+class ImportSite:
+    """One import statement of the package (merged per statement).
+
+    ``module``: the Python module path (``yaml``, ``urllib3.util.retry``) or the JS
+    specifier (``uuid/v4``); ``package``: the import name it matched (pip) or the npm
+    package; ``subpath``: what follows it (``util.retry``, ``v4``); ``names``: local name →
+    imported name (``"*"`` the module object, ``"default"``, or a member; key ``"*"`` for a
+    star import / ``export *``); ``style``: ``import`` | ``from`` | ``dynamic-import``
+    (Python), ``require`` | ``import`` | ``dynamic-import`` | ``export-from`` (JS);
+    ``esm``: whether the file is an ES module (JS; None for Python); ``conditional``:
+    Python: inside ``try``/``except``/``if``/a function; JS: an indented ``require`` or
+    ``import()`` (in a block or function) or any dynamic import. ``type_only``: a
+    TypeScript ``import type`` (erased at compile time).
+    """
+
+    path: str
+    line: int
+    col: int
+    text: str
+    module: str
+    package: str
+    subpath: str
+    names: dict[str, str] = field(hash=False)
+    style: str
+    esm: bool | None
+    conditional: bool
+    type_only: bool = False
+
+
+@dataclass
+class ImportReport:
+    """Where a package is imported, sorted by (path, line)."""
+
+    ecosystem: str
+    package: str
+    import_names: list[str]
+    sites: list[ImportSite]
+    files: list[str]
+    note: str
+
+
+@lru_cache(maxsize=1)
+def installed_import_names() -> dict[str, tuple[str, ...]]:
+    """normalized distribution → top-level import names, from *this* Python environment's
+    metadata (``importlib.metadata.packages_distributions``). Secondary source only: the
+    user's checkout may use another environment."""
+    try:
+        from importlib.metadata import packages_distributions
+
+        mapping = packages_distributions()
+    except Exception:  # broken metadata in some installed package
+        return {}
+    out: dict[str, set[str]] = {}
+    for top, dists in mapping.items():
+        for dist in dists:
+            out.setdefault(normalize_dist(dist), set()).add(top)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _site_text(cs: CodeSearch, path: str, line: int) -> str:
+    lines = cs.read_lines(path)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return trim_line(text, 1, cs.settings.hit_width)
+
+
+def where_pip(cs: CodeSearch, dist: str) -> ImportReport:
+    """``CodeSearch.where_imported('pip', dist)``: Python import sites of a distribution."""
+    names = import_names_for(dist, installed_import_names())
+    roots = sorted({n.split(".")[0] for n in names})
+    alt = "|".join(rust_escape(r) for r in roots)
+    rx = rf"\b(?:import|from)\b.*\b(?:{alt})\b|__import__\(|import_module\("
+    sites: list[ImportSite] = []
+    for path in cs.files_containing(rx, PY_GLOBS):
+        try:
+            text = "\n".join(cs.read_lines(path))
+        except ToolError:
+            continue
+        merged: dict[tuple, dict] = {}
+        for imp in python_imports(text):
+            for import_name in names:
+                got = module_matches(imp, import_name)
+                if got is None:
+                    continue
+                sub, bound = got
+                key = (imp.line, imp.col, imp.module, imp.style, import_name)
+                entry = merged.setdefault(
+                    key, {"imp": imp, "pkg": import_name, "sub": sub, "names": {}}
+                )
+                entry["names"].update(bound)
+                break
+        for (line, col, module, style, _), e in merged.items():
+            imp = e["imp"]
+            sites.append(
+                ImportSite(
+                    path=path,
+                    line=line,
+                    col=col,
+                    text=_site_text(cs, path, line),
+                    module=module,
+                    package=e["pkg"],
+                    subpath=e["sub"],
+                    names=e["names"],
+                    style=style,
+                    esm=None,
+                    conditional=imp.conditional,
+                )
+            )
+    sites.sort(key=lambda s: (s.path, s.line, s.col))
+    files = sorted({s.path for s in sites})
+    if sites:
+        used = sorted({s.package for s in sites})
+        note = (
+            f"imported as {', '.join(used)} in {len(files)} file{'s' * (len(files) != 1)}; "
+            f"{len(sites)} site{'s' * (len(sites) != 1)}"
+        )
+        cond = sum(1 for s in sites if s.conditional)
+        if cond:
+            note += f" ({cond} conditional: inside try/except/if or a function)"
+    else:
+        note = f"no import of {dist} found (looked for: {', '.join(names)})"
+    return ImportReport("pip", dist, names, sites, files, note)
+
+
+def where_npm(cs: CodeSearch, package: str) -> ImportReport:
+    """``CodeSearch.where_imported('npm', package)``: JS/TS import sites of a package."""
+    rx = rf"['\"`]{rust_escape(package)}(?:/[^'\"`\s]*)?['\"`]"
+    sites: list[ImportSite] = []
+    for path in cs.files_containing(rx, JS_GLOBS):
+        try:
+            lines = cs.read_lines(path)
+        except ToolError:
+            continue
+        found = [i for i in js_imports("\n".join(lines)) if i.package == package]
+        esm = cs.is_esm(path) if found else None
+        for imp in found:
+            line_text = lines[imp.line - 1] if 0 < imp.line <= len(lines) else ""
+            indented = bool(line_text) and line_text[:1] in " \t"
+            conditional = imp.style == "dynamic-import" or (imp.style == "require" and indented)
+            sites.append(
+                ImportSite(
+                    path=path,
+                    line=imp.line,
+                    col=imp.col,
+                    text=trim_line(line_text, imp.col, cs.settings.hit_width),
+                    module=imp.specifier,
+                    package=imp.package,
+                    subpath=imp.subpath,
+                    names=dict(imp.names),
+                    style=imp.style,
+                    esm=esm,
+                    conditional=conditional,
+                    type_only=imp.type_only,
+                )
+            )
+    sites.sort(key=lambda s: (s.path, s.line, s.col))
+    files = sorted({s.path for s in sites})
+    if sites:
+        styles: dict[str, int] = {}
+        for s in sites:
+            styles[s.style] = styles.get(s.style, 0) + 1
+        how = ", ".join(f"{n} {k}" for k, n in sorted(styles.items()))
+        note = (
+            f"imported in {len(files)} file{'s' * (len(files) != 1)}; "
+            f"{len(sites)} site{'s' * (len(sites) != 1)} ({how})"
+        )
+        subs = sorted({s.subpath for s in sites if s.subpath})
+        if subs:
+            note += f"; subpaths: {', '.join(subs)}"
+        esm_files = sorted({s.path for s in sites if s.esm})
+        cjs_files = sorted({s.path for s in sites if s.esm is False})
+        if esm_files or cjs_files:
+            note += f"; {len(esm_files)} ES module file(s), {len(cjs_files)} CommonJS file(s)"
+    else:
+        note = f"no import of {package} found"
+    return ImportReport("npm", package, [package], sites, files, note)

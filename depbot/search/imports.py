@@ -1,0 +1,524 @@
+"""Import statements of Python and JavaScript/TypeScript source, and what they bind. Pure.
+
+- ``python_imports(text)``: every absolute import (``ast``; a regex scan when the file does
+  not parse), with position, module, imported member, the local name bound, and where it
+  sits (inside ``try``/``except``/``if``/a function: ``conditional``).
+- ``js_imports(text)``: ``require``, ``import … from``, ``import()``, ``export … from``,
+  TypeScript ``import x = require()`` and ``import type``; specifier, package, subpath,
+  bound names and style.
+- ``package_of(specifier)``: npm package and subpath of a bare specifier.
+- ``is_esm(path, package_type)``: whether Node treats a file as an ES module.
+- ``import_names_for(dist)``: pip distribution → import names (see ``pipnames``).
+
+Names maps (both languages): ``{local name: imported name}``, where the imported name is a
+member (``"load"``), ``"default"`` (a default import), or ``"*"`` (the module object
+itself: ``import yaml``, ``import * as ns``, ``const x = require('p')``). The key ``"*"``
+means "every exported name, bound directly" (``from x import *``, ``export * from``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from depbot.search.lexical import CODE, scan
+from depbot.search.pipnames import guess_import_names, import_names_for, normalize_dist
+
+__all__ = [
+    "PyImport",
+    "JsImport",
+    "python_imports",
+    "js_imports",
+    "package_of",
+    "is_esm",
+    "import_names_for",
+    "guess_import_names",
+    "normalize_dist",
+    "module_matches",
+]
+
+
+# -- Python --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PyImport:
+    """One imported module (or member) of a Python import statement.
+
+    ``import x.y as z`` → module ``x.y``, name None, local ``z``;
+    ``import x.y`` → module ``x.y``, name None, local ``x`` (Python binds the top package;
+    ``x.y.attr`` reaches the module); ``from x import a as b`` → module ``x``, name ``a``,
+    local ``b``; ``from x import *`` → name ``*``, local ``*``;
+    ``m = importlib.import_module("x")`` / ``__import__("x")`` → style ``dynamic-import``,
+    local ``m`` (None when not assigned to a plain name).
+    ``line``/``col`` are 1-based (character column) of the statement; ``end_line`` its last
+    line. ``in_try`` (the ``try:`` body), ``in_except`` (a handler, the classic fallback
+    import), ``in_if`` (including ``if TYPE_CHECKING:``) and ``in_function`` describe where
+    it sits.
+    """
+
+    line: int
+    col: int
+    module: str
+    name: str | None
+    local: str | None
+    style: str  # "import" | "from" | "dynamic-import"
+    end_line: int = 0
+    in_try: bool = False
+    in_except: bool = False
+    in_if: bool = False
+    in_function: bool = False
+
+    @property
+    def conditional(self) -> bool:
+        """Not an unconditional module-level import."""
+        return self.in_try or self.in_except or self.in_if or self.in_function
+
+
+@dataclass(frozen=True)
+class _Where:
+    in_try: bool = False
+    in_except: bool = False
+    in_if: bool = False
+    in_function: bool = False
+
+
+def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
+    """ast's UTF-8 byte offset → 1-based character column."""
+    if 1 <= lineno <= len(lines):
+        line = lines[lineno - 1]
+        if not line.isascii():
+            return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+    return byte_col + 1
+
+
+def python_imports(text: str) -> list[PyImport]:
+    """Absolute imports of a Python source text, in source order (relative ones skipped)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _python_imports_regex(text)
+    lines = text.split("\n")
+    out: list[PyImport] = []
+
+    def add(node: ast.AST, where: _Where, **kw: object) -> None:
+        line = node.lineno  # type: ignore[attr-defined]
+        out.append(
+            PyImport(
+                line=line,
+                col=_char_col(lines, line, node.col_offset),  # type: ignore[attr-defined]
+                end_line=getattr(node, "end_lineno", None) or line,
+                in_try=where.in_try,
+                in_except=where.in_except,
+                in_if=where.in_if,
+                in_function=where.in_function,
+                **kw,  # type: ignore[arg-type]
+            )
+        )
+
+    def dynamic(call: ast.AST) -> str | None:
+        if not isinstance(call, ast.Call) or not call.args:
+            return None
+        arg = call.args[0]
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+            return None
+        f = call.func
+        if isinstance(f, ast.Name) and f.id in ("__import__", "import_module"):
+            return arg.value
+        if isinstance(f, ast.Attribute) and f.attr == "import_module":
+            return arg.value
+        return None
+
+    def visit(node: ast.AST, where: _Where) -> None:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                local = a.asname or a.name.split(".")[0]
+                add(node, where, module=a.name, name=None, local=local, style="import")
+            return
+        if isinstance(node, ast.ImportFrom):
+            if node.level or not node.module:
+                return
+            for a in node.names:
+                add(
+                    node,
+                    where,
+                    module=node.module,
+                    name=a.name,
+                    local=a.asname or a.name,
+                    style="from",
+                )
+            return
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            mod = dynamic(node.value)
+            if mod and not mod.startswith("."):
+                tgt = node.targets[0]
+                local = tgt.id if isinstance(tgt, ast.Name) else None
+                add(node, where, module=mod, name=None, local=local, style="dynamic-import")
+                return
+        if isinstance(node, ast.Expr):
+            mod = dynamic(node.value)
+            if mod and not mod.startswith("."):
+                add(node, where, module=mod, name=None, local=None, style="dynamic-import")
+                return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            where = _Where(where.in_try, where.in_except, where.in_if, True)
+        try_types = (ast.Try, getattr(ast, "TryStar", ast.Try))
+        if isinstance(node, try_types):
+            inner = _Where(True, where.in_except, where.in_if, where.in_function)
+            handler = _Where(where.in_try, True, where.in_if, where.in_function)
+            for child in node.body:  # type: ignore[attr-defined]
+                visit(child, inner)
+            for h in node.handlers:  # type: ignore[attr-defined]
+                for child in h.body:
+                    visit(child, handler)
+            for child in [*node.orelse, *node.finalbody]:  # type: ignore[attr-defined]
+                visit(child, where)
+            return
+        if isinstance(node, ast.If):
+            cond = _Where(where.in_try, where.in_except, True, where.in_function)
+            for child in [*node.body, *node.orelse]:
+                visit(child, cond)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, where)
+
+    try:
+        visit(tree, _Where())
+    except RecursionError:  # absurdly deep nesting: fall back to the line scan
+        return _python_imports_regex(text)
+    out.sort(key=lambda i: (i.line, i.col))
+    return out
+
+
+_PY_IMPORT_RE = re.compile(r"^([ \t]*)import[ \t]+(.+)$", re.M)
+_PY_FROM_RE = re.compile(r"^([ \t]*)from[ \t]+([\w.]+)[ \t]+import[ \t]+(.+)$", re.M)
+_PY_NAME = re.compile(r"^([\w.*]+)(?:\s+as\s+(\w+))?$")
+
+
+def _python_imports_regex(text: str) -> list[PyImport]:
+    """Line-based fallback for files ``ast`` cannot parse (Python 2, syntax errors)."""
+    lex = scan(text, "python")
+    lines = text.split("\n")
+    out: list[PyImport] = []
+
+    def where(line: int, indent: int) -> tuple[bool, bool, bool, bool]:
+        """(in_try, in_except, in_if, in_function) from the enclosing block headers."""
+        flags = [False, False, False, False]
+        for prev in reversed(lines[: line - 1]):
+            stripped = prev.lstrip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            ind = len(prev) - len(stripped)
+            if ind >= indent:
+                continue
+            indent = ind
+            word = re.match(r"(\w+)", stripped)
+            head = word.group(1) if word else ""
+            if head in ("try", "finally"):
+                flags[0] = True
+            elif head == "except":
+                flags[1] = True
+            elif head in ("if", "elif", "else"):
+                flags[2] = True
+            elif head in ("def", "async", "lambda"):
+                flags[3] = True
+            if indent == 0:
+                break
+        return flags[0], flags[1], flags[2], flags[3]
+
+    def names_of(m: re.Match, group: int) -> tuple[str, int]:
+        raw = m.group(group)
+        end = m.end()
+        if raw.lstrip().startswith("(") and ")" not in raw:
+            close = text.find(")", end)
+            if close != -1:
+                raw = raw + text[end:close]
+                end = close
+        raw = re.sub(r"#[^\n]*", "", raw)
+        raw = raw.replace("\\\n", " ")
+        return raw.strip().strip("()").replace("\n", " "), text.count("\n", 0, end) + 1
+
+    for m in _PY_IMPORT_RE.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        col = len(m.group(1)) + 1
+        if lex.kind_at(line, col) != CODE:
+            continue
+        raw, end_line = names_of(m, 2)
+        for part in raw.split(","):
+            nm = _PY_NAME.match(part.strip().rstrip(";").strip())
+            if nm and not nm.group(1).startswith("."):
+                mod = nm.group(1)
+                local = nm.group(2) or mod.split(".")[0]
+                flags = where(line, col - 1)
+                out.append(PyImport(line, col, mod, None, local, "import", end_line, *flags))
+    for m in _PY_FROM_RE.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        col = len(m.group(1)) + 1
+        mod = m.group(2)
+        if lex.kind_at(line, col) != CODE or mod.startswith("."):
+            continue
+        raw, end_line = names_of(m, 3)
+        for part in raw.split(","):
+            nm = _PY_NAME.match(part.strip().rstrip(";").strip())
+            if nm:
+                name = nm.group(1)
+                flags = where(line, col - 1)
+                local = nm.group(2) or name
+                out.append(PyImport(line, col, mod, name, local, "from", end_line, *flags))
+    out.sort(key=lambda i: (i.line, i.col))
+    return out
+
+
+def module_matches(imp: PyImport, import_name: str) -> tuple[str, dict[str, str]] | None:
+    """Whether ``imp`` imports (from) the dotted ``import_name``; returns the subpath below
+    it and the names it binds (``{local: imported}``), or None.
+
+    ``import yaml.constructor`` matches ``yaml`` with subpath ``constructor``;
+    ``from google import protobuf as pb`` matches ``google.protobuf`` (binding ``pb`` to
+    the module, ``{"pb": "*"}``).
+    """
+    mod = imp.module
+    if mod == import_name or mod.startswith(import_name + "."):
+        sub = mod[len(import_name) + 1 :]
+        if imp.style == "from":
+            names = {"*": "*"} if imp.name == "*" else {imp.local or "": imp.name or ""}
+        elif imp.local is None:
+            names = {}
+        else:  # `import a.b` binds `a` (the top package object); `import a.b as c` binds c
+            names = {imp.local: "*"}
+        return sub, names
+    if imp.style == "from" and imp.name and imp.name != "*":
+        full = f"{mod}.{imp.name}"
+        if full == import_name:
+            return "", {imp.local or imp.name: "*"}
+    return None
+
+
+# -- JavaScript / TypeScript ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JsImport:
+    """One import of a JS/TS module specifier.
+
+    ``package``/``subpath`` come from ``package_of`` ("" package for relative or builtin
+    ``node:`` specifiers). ``names``: ``{local: imported}`` with ``"default"``, ``"*"`` or a
+    member name (for ``export … from`` the key is the exported name). ``style``:
+    ``"require"`` | ``"import"`` | ``"dynamic-import"`` | ``"export-from"``. ``type_only``:
+    ``import type`` / ``export type`` (erased at compile time). ``line``/``col``: 1-based,
+    of the ``import``/``require``/``export`` keyword.
+    """
+
+    line: int
+    col: int
+    specifier: str
+    package: str
+    subpath: str
+    names: dict[str, str] = field(default_factory=dict, hash=False)
+    style: str = "import"
+    type_only: bool = False
+    end_line: int = 0
+
+
+_Q = r"(?P<q>['\"])(?P<spec>[^'\"\n]+)(?P=q)"
+_JS_IMPORT_FROM = re.compile(
+    r"(?<![\w$.])import\s+(?P<type>type\s+)?(?P<clause>[^;'\"`()]{0,2000}?)\s*\bfrom\s*" + _Q
+)
+_JS_IMPORT_BARE = re.compile(r"(?<![\w$.])import\s*" + _Q)
+_JS_EXPORT_FROM = re.compile(
+    r"(?<![\w$.])export\s+(?P<type>type\s+)?(?P<clause>\*(?:\s+as\s+[\w$]+)?|\{[^}]{0,2000}\})"
+    r"\s*from\s*" + _Q
+)
+_JS_REQUIRE = re.compile(r"(?<![\w$.])require\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*\)")
+_JS_DYNAMIC = re.compile(
+    r"(?<![\w$.])import\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*[,)]"
+)
+_JS_BIND = re.compile(
+    r"(?:(?<![\w$])(?:const|let|var|import)\s+)?(?P<bind>\{[^{}]*\}|(?<![\w$.])[\w$]+)"
+    r"\s*=\s*(?:await\s+)?\(?\s*\Z"
+)
+_JS_MEMBER = re.compile(r"\s*\)?\s*\.\s*(?P<m>[A-Za-z_$][\w$]*)")
+_JS_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*\Z")
+
+
+def package_of(specifier: str) -> tuple[str, str] | None:
+    """``("@scope/pkg", "sub/path")`` / ``("pkg", "")`` for a bare npm specifier; None for
+    relative (``./``, ``../``), absolute, URL (``https:``, ``node:``, ``data:``) specifiers."""
+    spec = specifier.strip()
+    if not spec or spec.startswith((".", "/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", spec):
+        return None
+    parts = spec.split("/")
+    if spec.startswith("@"):
+        if len(parts) < 2 or not parts[1] or len(parts[0]) < 2:
+            return None
+        return "/".join(parts[:2]), "/".join(parts[2:])
+    return parts[0], "/".join(parts[1:])
+
+
+def is_esm(path: str, package_type: str | None) -> bool | None:
+    """Whether Node loads ``path`` as an ES module: ``.mjs``/``.mts`` yes, ``.cjs``/``.cts``
+    no, ``.js``/``.jsx``/``.ts``/``.tsx`` when the nearest package.json says
+    ``"type": "module"`` (``package_type``), None for anything else."""
+    suffix = PurePosixPath(path.replace("\\", "/")).suffix.lower()
+    if suffix in (".mjs", ".mts"):
+        return True
+    if suffix in (".cjs", ".cts"):
+        return False
+    if suffix in (".js", ".jsx", ".ts", ".tsx"):
+        return package_type == "module"
+    return None
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _named(clause: str, sep: str) -> dict[str, str]:
+    """``{a, b as c, type D, default as e}`` (sep "as") or ``{a, b: c, d = 1, ...r}``
+    (sep ":") → ``{local: imported}``."""
+    out: dict[str, str] = {}
+    inner = clause.strip()
+    if inner.startswith("{"):
+        inner = inner[1:]
+    if inner.endswith("}"):
+        inner = inner[:-1]
+    for part in _split_top(inner):
+        part = re.sub(r"^type\s+", "", part)
+        if part.startswith("..."):
+            rest = part[3:].strip()
+            if _IDENT.match(rest):
+                out[rest] = "*"
+            continue
+        part = part.split("=")[0].strip()
+        if sep == "as":
+            m = re.match(r"^(['\"]?)([^'\"\s]+)\1\s+as\s+([\w$]+)$", part)
+        else:
+            m = re.match(r"^(['\"]?)([^'\"\s:]+)\1\s*:\s*([\w$]+)$", part)
+        if m:
+            out[m.group(3)] = m.group(2)
+        elif _IDENT.match(part):
+            out[part] = part
+    return out
+
+
+def _import_clause(clause: str) -> dict[str, str]:
+    clause = _JS_COMMENTS.sub(" ", clause).strip()
+    names: dict[str, str] = {}
+    for part in _split_top(clause):
+        if part.startswith("{"):
+            names.update(_named(part, "as"))
+        elif part.startswith("*"):
+            m = re.match(r"^\*\s+as\s+([\w$]+)$", part)
+            if m:
+                names[m.group(1)] = "*"
+        elif _IDENT.match(part):
+            names[part] = "default"
+    return names
+
+
+def js_imports(text: str) -> list[JsImport]:
+    """Every import of a JS/TS text whose keyword sits in code, in source order."""
+    if "import" not in text and "require" not in text and "export" not in text:
+        return []
+    lex = scan(text, "javascript")
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def pos(offset: int) -> tuple[int, int]:
+        li = bisect_right(starts, offset) - 1
+        return li + 1, offset - starts[li] + 1
+
+    out: list[JsImport] = []
+    seen: set[int] = set()
+
+    def code_matches(rx: re.Pattern[str]):
+        """Matches whose keyword sits in code; a match starting in a comment or string is
+        retried one character later, so it cannot swallow a real import after it."""
+        at = 0
+        while True:
+            m = rx.search(text, at)
+            if m is None:
+                return
+            line, col = pos(m.start())
+            if lex.kind_at(line, col) != CODE or (
+                "clause" in rx.groupindex and re.search(r"\bimport\b", m.group("clause"))
+            ):
+                at = m.start() + 1
+                continue
+            yield m
+            at = m.end()
+
+    def add(m: re.Match, style: str, names: dict[str, str], type_only: bool = False) -> None:
+        line, col = pos(m.start())
+        if m.start() in seen:
+            return
+        seen.add(m.start())
+        spec = m.group("spec").strip()
+        pkg = package_of(spec)
+        end_line, _ = pos(m.end())
+        out.append(
+            JsImport(
+                line=line,
+                col=col,
+                specifier=spec,
+                package=pkg[0] if pkg else "",
+                subpath=pkg[1] if pkg else "",
+                names=names,
+                style=style,
+                type_only=type_only,
+                end_line=end_line,
+            )
+        )
+
+    for m in code_matches(_JS_EXPORT_FROM):
+        clause = _JS_COMMENTS.sub(" ", m.group("clause")).strip()
+        if clause.startswith("*"):
+            am = re.match(r"^\*\s+as\s+([\w$]+)$", clause)
+            names = {am.group(1): "*"} if am else {"*": "*"}
+        else:
+            names = _named(clause, "as")
+        add(m, "export-from", names, bool(m.group("type")))
+    for m in code_matches(_JS_IMPORT_FROM):
+        clause = m.group("clause")
+        type_only = bool(m.group("type"))
+        if type_only and not clause.strip():  # `import type from 'x'`: a default named type
+            clause, type_only = "type", False
+        add(m, "import", _import_clause(clause), type_only)
+    for m in code_matches(_JS_IMPORT_BARE):
+        add(m, "import", {})
+    for style, rx in (("require", _JS_REQUIRE), ("dynamic-import", _JS_DYNAMIC)):
+        for m in code_matches(rx):
+            names: dict[str, str] = {}
+            before = text[max(0, m.start() - 400) : m.start()]
+            bm = _JS_BIND.search(before)
+            # `require('x').y` binds a member; `import('x').then()` is a promise, not one
+            after = _JS_MEMBER.match(text, m.end()) if style == "require" else None
+            member = after.group("m") if after else None
+            if bm:
+                bind = _JS_COMMENTS.sub(" ", bm.group("bind")).strip()
+                if bind.startswith("{"):
+                    sub = _named(bind, ":")
+                    prefix = f"{member}." if member else ""
+                    names = {
+                        k: (v if v == "*" and not prefix else prefix + v) for k, v in sub.items()
+                    }
+                elif _IDENT.match(bind) and bind not in ("exports",):
+                    names = {bind: member or "*"}
+            add(m, style, names)
+    out.sort(key=lambda i: (i.line, i.col))
+    return out

@@ -1,0 +1,528 @@
+"""The ripgrep client: finds the ``rg`` binary, builds its command lines with ``ripgrepy``,
+runs them, and turns ``--json`` output into bounded, deterministic match lists.
+
+Everything here is about *running* ripgrep; what is in scope (ignore rules, secret files,
+venvs) is decided by ``search.py`` and handed in as plain ``rg`` arguments.
+
+Why not ``Ripgrepy.run()``: it captures all output in memory, throws stdout away whenever
+``rg`` exits non-zero (``rg`` exits 2 when a single file was unreadable, even with good
+matches) and hides the exit code. So ``ripgrepy`` builds the command (its flag methods,
+``regexp()`` for ``-e``) and this module executes exactly that command, streaming stdout.
+
+Command shape: ``rg --no-config [flags...] --regexp PATTERN -- PATH``. The pattern always
+goes through ``-e``/``--regexp`` (so a pattern starting with ``-`` is never read as a flag)
+and ripgrepy's positional "regex_pattern" slot is filled with ``--``, which ends flag
+parsing before the search path. (ripgrepy 2.2's ``regexp()`` resets that slot to ``""``,
+which ``run()`` would pass on as an empty *path*; ``Ripgrep.command`` sets it back to
+``--`` after the flags are in.)
+
+Bounds: ``limit`` caps how many matches are kept (the smallest by ``(path, line)``, so a
+truncated answer is the same on every run) and ``max_per_file`` how many per file; long
+lines are cut to a window around the match (``--max-columns`` does nothing with
+``--json``, so the cut happens here). Totals are exact: rg prints up to ``COUNT_CAP``
+matching lines per file (``--max-count``), the ones that cannot be kept are counted
+without being decoded, and only when a file reaches the cap does a second ``--count``
+pass give the true number of matching lines.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ripgrepy import Ripgrepy
+
+from depbot.core.errors import ConfigError, ToolError
+
+RG_INSTALL_HINT = "pip install ripgrep==14.1.0"
+_EXE = "rg.exe" if os.name == "nt" else "rg"
+_STDERR_KEEP = 16 * 1024  # bytes of rg's stderr kept for error messages
+# rg prints at most this many matching lines per file; totals need a second (--count)
+# pass only when a file has more
+COUNT_CAP = 500
+_MATCH = b'{"type":"match"'
+_BEGIN = b'{"type":"begin"'
+
+
+def find_rg() -> Path:
+    """The ``rg`` executable: next to the interpreter, then the ``ripgrep`` wheel's scripts
+    directory (the environment's and the user scheme's), then ``PATH``.
+
+    Raises ``ConfigError`` naming the fix when none exists.
+    """
+    candidates: list[Path] = [Path(sys.executable).parent / _EXE]
+    schemes = [None]
+    user_scheme = f"{os.name}_user"
+    if user_scheme in sysconfig.get_scheme_names():
+        schemes.append(user_scheme)
+    for scheme in schemes:
+        try:
+            scripts = (
+                sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
+            )
+        except KeyError:  # pragma: no cover - exotic sysconfig setups
+            continue
+        if scripts:
+            candidates.append(Path(scripts) / _EXE)
+    for cand in candidates:
+        if cand.is_file() and os.access(cand, os.X_OK):
+            return cand
+    found = shutil.which("rg")
+    if found:
+        return Path(found)
+    raise ConfigError(
+        "ripgrep (rg) was not found next to Python, in the ripgrep package or on PATH; "
+        f"install it with `{RG_INSTALL_HINT}`."
+    )
+
+
+@dataclass(frozen=True)
+class RgMatch:
+    """One matching line as ``rg --json`` reported it.
+
+    ``path`` is relative to the directory searched, POSIX-style, without a leading ``./``.
+    ``text`` is the line without its terminator; for a line longer than the window it is a
+    slice of the line starting at character ``offset``. ``spans`` are 0-based
+    ``[start, end)`` character offsets of every submatch in the *full* line (so
+    ``text[s - offset:e - offset]`` is a match when it lies in the window).
+    ``line_length`` is the full line's length in characters.
+    """
+
+    path: str
+    line: int
+    text: str
+    offset: int
+    line_length: int
+    spans: tuple[tuple[int, int], ...]
+
+
+@dataclass
+class RgResult:
+    """Matches of one search, sorted by ``(path, line)``.
+
+    ``total`` is the number of matching lines in all accepted files (exact: counted by a
+    second pass when a file reached ``COUNT_CAP``), ``files`` the number of accepted files
+    with a match, ``truncated`` whether ``matches`` holds fewer than ``total``.
+    ``rejected`` lists files the ``reject`` callback dropped (not counted anywhere).
+    ``warnings`` holds rg's complaints about files it could not read (the search still ran).
+    """
+
+    matches: list[RgMatch]
+    total: int
+    files: int
+    truncated: bool
+    rejected: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _text_of(obj: dict) -> tuple[str, bytes | None]:
+    """Decode an rg JSON "arbitrary data" object: ``{"text": ...}`` or ``{"bytes": base64}``."""
+    if "text" in obj:
+        return obj["text"], None
+    raw = base64.b64decode(obj.get("bytes", ""))
+    return raw.decode("utf-8", errors="replace"), raw
+
+
+def _path_of(obj: dict) -> str:
+    if "text" in obj:
+        path = obj["text"]
+    else:
+        path = os.fsdecode(base64.b64decode(obj.get("bytes", "")))
+    path = path.replace(os.sep, "/") if os.sep != "/" else path
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+_BEGIN_TEXT = b'{"type":"begin","data":{"path":{"text":"'
+_BEGIN_END = b'"}}}'
+
+
+def _begin_path(raw: bytes) -> str:
+    """The path of an rg ``begin`` message, sliced out when it needs no JSON decoding."""
+    line = raw.rstrip(b"\r\n")
+    if line.startswith(_BEGIN_TEXT) and line.endswith(_BEGIN_END):
+        inner = line[len(_BEGIN_TEXT) : -len(_BEGIN_END)]
+        if b"\\" not in inner and b'"' not in inner:
+            return _clean(inner.decode("utf-8"))
+    return _path_of(json.loads(raw)["data"]["path"])
+
+
+def parse_match(data: dict, window: int) -> RgMatch:
+    """An ``RgMatch`` from the ``data`` of an rg ``{"type": "match"}`` message.
+
+    Byte offsets become character offsets; a line longer than ``4 * window`` characters is
+    cut to ``window`` characters either side of its submatches.
+    """
+    text, raw = _text_of(data["lines"])
+    if raw is None:
+        raw = text.encode("utf-8")
+    ascii_only = len(raw) == len(text)  # one byte per character: offsets need no mapping
+    text = text.rstrip("\n").rstrip("\r")
+    spans: list[tuple[int, int]] = []
+    for sub in data.get("submatches", ()):
+        start, end = int(sub["start"]), int(sub["end"])
+        if ascii_only:
+            spans.append((start, end))
+        else:
+            cs = len(raw[:start].decode("utf-8", errors="replace"))
+            ce = cs + len(raw[start:end].decode("utf-8", errors="replace"))
+            spans.append((cs, ce))
+    length = len(text)
+    offset = 0
+    if length > 4 * window and spans:
+        lo = max(0, spans[0][0] - window)
+        hi = min(length, spans[-1][1] + window)
+        hi = min(hi, lo + 4 * window)
+        text, offset = text[lo:hi], lo
+    return RgMatch(
+        path=_path_of(data["path"]),
+        line=int(data["line_number"]),
+        text=text,
+        offset=offset,
+        line_length=length,
+        spans=tuple(spans),
+    )
+
+
+def _first_error(stderr: str) -> str:
+    """The gist of rg's stderr: the regex error, or the first line."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith("error:"):
+            return ln[len("error:") :].strip()
+    return lines[0].removeprefix("rg: ") if lines else "ripgrep failed"
+
+
+class Ripgrep:
+    """Runs ``rg`` over one directory. Thread-safe; holds no per-search state."""
+
+    def __init__(self, exe: Path | str | None = None) -> None:
+        self.exe = Path(exe) if exe is not None else find_rg()
+
+    # -- command building --------------------------------------------------------------
+
+    def _builder(self, path: str) -> Ripgrepy:
+        try:
+            return Ripgrepy("--", path, rg_path=str(self.exe))
+        except Exception:  # ripgrepy raises RipGrepNotFound when the binary vanished
+            raise ConfigError(
+                f"ripgrep (rg) at {self.exe} cannot be run; install it with `{RG_INSTALL_HINT}`."
+            ) from None
+
+    def command(
+        self,
+        pattern: str | None,
+        *,
+        path: str = ".",
+        args: Sequence[str] = (),
+        fixed: bool = True,
+        word: bool = False,
+        json_out: bool = True,
+        max_count: int | None = None,
+        count: bool = False,
+        files_with_matches: bool = False,
+        list_files: bool = False,
+    ) -> list[str]:
+        """The exact argv to run, built with ripgrepy: ``rg --no-config [flags] [args]
+        --regexp PATTERN -- PATH`` (``pattern`` None only with ``list_files``).
+
+        ``args`` are scope flags from the caller (globs, ``--hidden``, ...), passed verbatim
+        before the pattern.
+        """
+        rg = self._builder(path)
+        rg.no_config()
+        if list_files:
+            rg.files()
+        elif count:
+            rg.command.append("--count")
+            rg.null()
+        elif files_with_matches:
+            rg.files_with_matches()
+            rg.null()
+        elif json_out:
+            rg.json()
+        if fixed and not list_files:
+            rg.fixed_strings()
+        if word and not list_files:
+            rg.word_regexp()
+        if max_count is not None and not (count or files_with_matches or list_files):
+            rg.max_count(max_count)
+        rg.command.extend(args)
+        if pattern is not None and not list_files:
+            rg.regexp(pattern)
+        # ripgrepy's regexp() (and files()) blank the positional pattern slot to "", which
+        # run() would still append (rg then reads "" as a path); fill it with "--" instead.
+        rg.regex_pattern = "--"
+        # what Ripgrepy.run() appends: its positional pattern slot, then the path
+        return [*rg.command, rg.regex_pattern, rg.path]
+
+    # -- running -----------------------------------------------------------------------
+
+    def _popen(self, argv: list[str], cwd: Path) -> subprocess.Popen:
+        try:
+            return subprocess.Popen(
+                argv,
+                cwd=cwd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise ConfigError(
+                f"ripgrep (rg) at {self.exe} cannot be run ({exc.strerror}); "
+                f"install it with `{RG_INSTALL_HINT}`."
+            ) from None
+
+    def run(self, argv: list[str], cwd: Path) -> _Run:
+        """Start ``argv`` in ``cwd``; iterate the returned object for stdout lines, then call
+        ``finish()`` for the exit status (raises ``ToolError`` on a fatal rg error)."""
+        return _Run(self._popen(argv, cwd))
+
+    def search_argv(
+        self,
+        pattern: str,
+        *,
+        args: Sequence[str] = (),
+        fixed: bool = True,
+        word: bool = False,
+        max_per_file: int = 10,
+    ) -> list[str]:
+        """The exact command ``search`` runs (``--json``; rg's ``--max-count`` is the larger
+        of ``max_per_file`` and ``COUNT_CAP`` so that totals come from one pass)."""
+        cap = max(max_per_file, COUNT_CAP)
+        return self.command(pattern, args=args, fixed=fixed, word=word, max_count=cap)
+
+    def search(
+        self,
+        pattern: str,
+        cwd: Path,
+        *,
+        args: Sequence[str] = (),
+        fixed: bool = True,
+        word: bool = False,
+        max_per_file: int = 10,
+        limit: int = 60,
+        window: int = 80,
+        reject: Callable[[RgMatch], bool] | None = None,
+        reject_min_length: int = 0,
+    ) -> RgResult:
+        """Search ``cwd`` (recursively, within ``args``' scope) for ``pattern``.
+
+        Keeps the ``limit`` smallest matches by ``(path, line)``, at most ``max_per_file``
+        per file, and counts every matching line: rg prints up to ``COUNT_CAP`` lines per
+        file and only a file beyond that triggers a second ``--count`` pass. Only the
+        matches that can still be kept are decoded (rg prints each file's messages as one
+        block, so the others are just counted). ``reject(match)`` sees each file's first
+        match when its line may be longer than ``reject_min_length`` characters, and may
+        drop the whole file (a minified bundle, say); rejected files count nowhere. Raises ``ToolError`` with rg's reason when the pattern is invalid.
+        """
+        argv = self.search_argv(
+            pattern, args=args, fixed=fixed, word=word, max_per_file=max_per_file
+        )
+        cap = max(max_per_file, COUNT_CAP)
+        keep = max(limit, 1)
+        kept: list[RgMatch] = []
+        bound: tuple[str, int] | None = None  # kept is full: only smaller keys may enter
+        per_file: dict[str, int] = {}
+        rejected: set[str] = set()
+        current, n, skip = "", 0, False
+        run = self.run(argv, cwd)
+        with run:
+            for raw in run:
+                if raw.startswith(_MATCH):
+                    if skip:
+                        continue
+                    n += 1
+                    # the JSON line is at least as long as the text line, so a short one
+                    # cannot be what reject() looks for
+                    vet = n == 1 and reject is not None and len(raw) > reject_min_length
+                    wanted = n <= max_per_file and (bound is None or current <= bound[0])
+                    if not (vet or wanted):
+                        continue  # counted, never shown: no need to decode it
+                    m = parse_match(json.loads(raw)["data"], window)
+                    if m.path != current:  # never expected: rg writes files as blocks
+                        per_file[current] = per_file.get(current, 0) + n - 1
+                        current, n = m.path, 1
+                    if vet and reject(m):  # type: ignore[misc]
+                        rejected.add(current)
+                        skip, n = True, 0
+                        continue
+                    if wanted and (bound is None or (m.path, m.line) < bound):
+                        kept.append(m)
+                        if len(kept) >= 4 * keep:
+                            kept.sort(key=_order)
+                            del kept[keep:]
+                            bound = _order(kept[-1])
+                elif raw.startswith(_BEGIN):
+                    if n:
+                        per_file[current] = per_file.get(current, 0) + n
+                    current = _begin_path(raw)
+                    n, skip = 0, current in rejected
+            if n:
+                per_file[current] = per_file.get(current, 0) + n
+            warnings = run.finish()
+        kept.sort(key=_order)
+        del kept[keep:]
+        total, files = sum(per_file.values()), len(per_file)
+        if any(c >= cap for c in per_file.values()):
+            counts = self.count(pattern, cwd, args=args, fixed=fixed, word=word)
+            counts = {p: c for p, c in counts.items() if p not in rejected}
+            total, files = sum(counts.values()), len(counts)
+        total = max(total, len(kept))
+        return RgResult(
+            matches=kept,
+            total=total,
+            files=files,
+            truncated=total > len(kept),
+            rejected=sorted(rejected),
+            warnings=warnings,
+        )
+
+    def count(
+        self,
+        pattern: str,
+        cwd: Path,
+        *,
+        args: Sequence[str] = (),
+        fixed: bool = True,
+        word: bool = False,
+    ) -> dict[str, int]:
+        """Matching lines per file (``rg --count``), keyed by relative POSIX path."""
+        argv = self.command(pattern, args=args, fixed=fixed, word=word, count=True)
+        counts: dict[str, int] = {}
+        run = self.run(argv, cwd)
+        with run:
+            for raw in run:
+                path_b, _, num = raw.rstrip(b"\r\n").rpartition(b"\0")
+                if not path_b:
+                    continue
+                counts[_clean(os.fsdecode(path_b))] = int(num or 0)
+            run.finish()
+        return counts
+
+    def files_with_matches(
+        self,
+        pattern: str,
+        cwd: Path,
+        *,
+        args: Sequence[str] = (),
+        fixed: bool = True,
+        word: bool = False,
+    ) -> list[str]:
+        """Sorted relative POSIX paths of the files with at least one match."""
+        argv = self.command(pattern, args=args, fixed=fixed, word=word, files_with_matches=True)
+        run = self.run(argv, cwd)
+        out: list[str] = []
+        with run:
+            for raw in run.records(b"\0"):
+                if raw:
+                    out.append(_clean(os.fsdecode(raw)))
+            run.finish()
+        return sorted(out)
+
+    def list_files(self, cwd: Path, *, args: Sequence[str] = ()) -> list[str]:
+        """Sorted relative POSIX paths of every file in scope (``rg --files``)."""
+        argv = self.command(None, args=[*args, "--null"], list_files=True)
+        run = self.run(argv, cwd)
+        out: list[str] = []
+        with run:
+            for raw in run.records(b"\0"):
+                if raw:
+                    out.append(_clean(os.fsdecode(raw)))
+            run.finish()
+        return sorted(out)
+
+
+def _clean(path: str) -> str:
+    if os.sep != "/":
+        path = path.replace(os.sep, "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _order(m: RgMatch) -> tuple[str, int]:
+    return (m.path, m.line)
+
+
+class _Run:
+    """A running rg process: iterate stdout records, then ``finish()``.
+
+    stderr is drained on a thread (so a flood of warnings cannot block rg) and capped.
+    Exit codes: 0 matches, 1 no match (both fine); 2 is an error: fatal when rg produced
+    no output (bad regex, bad flag), otherwise per-file warnings returned by ``finish``.
+    """
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc = proc
+        self._err = bytearray()
+        self._saw_output = False
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stderr is not None
+        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
+            if len(self._err) < _STDERR_KEEP:
+                self._err.extend(chunk[: _STDERR_KEEP - len(self._err)])
+
+    def __iter__(self):
+        return self.records(b"\n")
+
+    def records(self, sep: bytes):
+        assert self.proc.stdout is not None
+        if sep == b"\n":
+            for line in self.proc.stdout:
+                self._saw_output = True
+                yield line
+            return
+        buf = b""
+        while True:
+            chunk = self.proc.stdout.read(65536)
+            if not chunk:
+                break
+            self._saw_output = True
+            buf += chunk
+            *parts, buf = buf.split(sep)
+            yield from parts
+        if buf:
+            yield buf
+
+    def finish(self) -> list[str]:
+        """Wait for rg; return its per-file warnings, or raise ``ToolError`` if it failed."""
+        code = self.proc.wait()
+        self._thread.join(timeout=5)
+        stderr = self._err.decode("utf-8", errors="replace")
+        if code in (0, 1):
+            return _warnings(stderr)
+        if code == 2 and self._saw_output:
+            return _warnings(stderr)
+        if "regex parse error" in stderr or "regex could not be compiled" in stderr:
+            raise ToolError(f"invalid regular expression: {_first_error(stderr)}")
+        raise ToolError(f"search failed: {_first_error(stderr)}")
+
+    def __enter__(self) -> _Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._thread.join(timeout=5)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _warnings(stderr: str) -> list[str]:
+    return [ln.removeprefix("rg: ").strip() for ln in stderr.splitlines() if ln.strip()][:20]

@@ -1,0 +1,325 @@
+"""Facts about one JavaScript/TypeScript use site for symbol search. Pure, scanner-based.
+
+Given a file's text and the position of a name, ``use_at`` tells whether it is a member
+access (``res.send``) with its receiver chain, an object property (``{ timeout: 5 }``)
+with the call it is passed to, or a plain name, plus the shape of the call when it is
+called and whether the call is awaited. ``assignments`` tells what local names were
+bound to (``const app = express()`` vs ``const items = []``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from depbot.symbols.python import CallShape
+
+_IDENT_CHAR = re.compile(r"[\w$]")
+
+
+@dataclass(frozen=True)
+class JsUse:
+    line: int
+    col: int
+    kind: str  # member | name | property
+    leaf: str
+    chain: tuple[str, ...]  # receiver chain + leaf; "()" marks a call result
+    call: CallShape | None = None
+    awaited: bool = False
+    func_chain: tuple[str, ...] = ()  # property: the callee the object is passed to
+
+    @property
+    def root(self) -> str:
+        return self.chain[0] if self.chain else ""
+
+
+def offsets(text: str) -> list[int]:
+    """Start offset of every line (index 0 = line 1)."""
+    out = [0]
+    for m in re.finditer(r"\n", text):
+        out.append(m.end())
+    return out
+
+
+def _skip_string_back(text: str, i: int) -> int:
+    """``text[i]`` closes a string; return the index of its opening quote."""
+    q = text[i]
+    j = i - 1
+    while j >= 0:
+        if text[j] == q and (j == 0 or text[j - 1] != "\\"):
+            return j
+        j -= 1
+    return 0
+
+
+def _match_back(text: str, i: int, open_ch: str, close_ch: str) -> int:
+    """``text[i]`` is ``close_ch``; return the index of its matching ``open_ch`` (or -1)."""
+    depth = 0
+    j = i
+    while j >= 0:
+        c = text[j]
+        if c in "'\"`":
+            j = _skip_string_back(text, j) - 1
+            continue
+        if c == close_ch:
+            depth += 1
+        elif c == open_ch:
+            depth -= 1
+            if depth == 0:
+                return j
+        j -= 1
+    return -1
+
+
+def _receiver(text: str, start: int) -> tuple[tuple[str, ...], int]:
+    """The member chain before ``text[start]`` (where the leaf begins) and where it starts."""
+    parts: list[str] = []
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 0 or text[i] != ".":
+        return (), start
+    i -= 1
+    if i >= 0 and text[i] == "?":
+        i -= 1
+    chain_start = start
+    while i >= 0:
+        while i >= 0 and text[i] in " \t\n":
+            i -= 1
+        if i < 0:
+            break
+        c = text[i]
+        if c == ")":
+            j = _match_back(text, i, "(", ")")
+            if j < 0:
+                break
+            parts.append("()")
+            i = j - 1
+            continue
+        if c == "]":
+            j = _match_back(text, i, "[", "]")
+            if j < 0:
+                break
+            parts.append("[]")
+            i = j - 1
+            continue
+        if _IDENT_CHAR.match(c):
+            j = i
+            while j >= 0 and _IDENT_CHAR.match(text[j]):
+                j -= 1
+            parts.append(text[j + 1 : i + 1])
+            chain_start = j + 1
+            i = j
+            k = i
+            while k >= 0 and text[k] in " \t\n":
+                k -= 1
+            if k >= 0 and text[k] == "." and not (k > 0 and text[k - 1] == "."):
+                i = k - 1
+                if i >= 0 and text[i] == "?":
+                    i -= 1
+                continue
+            break
+        break
+    return tuple(reversed(parts)), chain_start
+
+
+def _scan_args(text: str, open_paren: int) -> tuple[list[str], int]:
+    """Top-level argument texts of the call whose ``(`` is at ``open_paren``; and the close index."""
+    args: list[str] = []
+    depth = 0
+    cur_start = open_paren + 1
+    i = open_paren
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"`":
+            q = c
+            i += 1
+            while i < n and text[i] != q:
+                i += 2 if text[i] == "\\" else 1
+        elif c == "/" and i + 1 < n and text[i + 1] == "/":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif c == "/" and i + 1 < n and text[i + 1] == "*":
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 1
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                last = text[cur_start:i].strip()
+                if last:
+                    args.append(last)
+                return args, i
+        elif c == "," and depth == 1:
+            args.append(text[cur_start:i].strip())
+            cur_start = i + 1
+        i += 1
+    return args, n
+
+
+def _arg_kind(arg: str) -> str:
+    a = arg.strip()
+    if re.fullmatch(r"-?\d[\d_.eExX]*n?", a):
+        return "number"
+    if a[:1] in "'\"" or (a[:1] == "`" and "${" not in a):
+        return "string"
+    if a.startswith(("function", "async")) or re.match(r"^\(?[\w$,\s{}\[\]=]*\)?\s*=>", a):
+        return "function"
+    if a.startswith("{"):
+        return "object"
+    if a.startswith("["):
+        return "array"
+    if re.fullmatch(r"[\w$.]+", a):
+        return "name"
+    return "other"
+
+
+def call_shape(args: list[str]) -> CallShape:
+    literals = tuple(a.strip()[1:-1] for a in args if _arg_kind(a) == "string")
+    return CallShape(
+        positional=len(args),
+        keywords=(),
+        star=any(a.startswith("...") for a in args),
+        arg_kinds=tuple(_arg_kind(a) for a in args),
+        literals=literals,
+    )
+
+
+def _awaited(text: str, chain_start: int, close: int) -> bool:
+    before = text[max(0, chain_start - 12) : chain_start].rstrip()
+    after = text[close + 1 : close + 12].lstrip()
+    return before.endswith("await") or after.startswith(".then")
+
+
+def _enclosing_call(text: str, pos: int) -> tuple[tuple[str, ...], int]:
+    """The callee chain of the call whose argument list contains ``pos`` (innermost), or ()."""
+    depth = 0
+    i = pos - 1
+    while i >= 0:
+        c = text[i]
+        if c in "'\"`":
+            i = _skip_string_back(text, i) - 1
+            continue
+        if c in ")]}":
+            depth += 1
+        elif c in "[{":
+            if depth == 0:
+                pass  # inside an object/array literal: keep climbing
+            else:
+                depth -= 1
+        elif c == "(":
+            if depth == 0:
+                chain, start = _receiver_or_name(text, i)
+                return chain, start
+            depth -= 1
+        elif c == ";" and depth == 0:
+            break
+        i -= 1
+    return (), -1
+
+
+def _receiver_or_name(text: str, paren: int) -> tuple[tuple[str, ...], int]:
+    j = paren - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    k = j
+    while k >= 0 and _IDENT_CHAR.match(text[k]):
+        k -= 1
+    name = text[k + 1 : j + 1]
+    if not name:
+        return (), -1
+    chain, start = _receiver(text, k + 1)
+    return (*chain, name) if chain else (name,), start if chain else k + 1
+
+
+def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) -> JsUse | None:
+    """What the name ``leaf`` at (1-based) ``line``/``col`` is."""
+    if line < 1 or line > len(line_starts):
+        return None
+    start = line_starts[line - 1] + col - 1
+    if text[start : start + len(leaf)] != leaf:
+        found = text.find(
+            leaf, line_starts[line - 1], line_starts[line] if line < len(line_starts) else len(text)
+        )
+        if found < 0:
+            return None
+        start = found
+    end = start + len(leaf)
+    receiver, chain_start = _receiver(text, start)
+    j = end
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    call = None
+    awaited = False
+    if j < len(text) and text[j] == "(":
+        args, close = _scan_args(text, j)
+        call = call_shape(args)
+        awaited = _awaited(text, chain_start, close)
+    if receiver:
+        return JsUse(line, col, "member", leaf, (*receiver, leaf), call, awaited)
+    k = start - 1
+    while k >= 0 and text[k] in " \t\n":
+        k -= 1
+    is_prop = j < len(text) and text[j] == ":" and k >= 0 and text[k] in "{,"
+    is_short = k >= 0 and text[k] in "{," and j < len(text) and text[j] in ",}"
+    if is_prop or is_short:
+        func, _ = _enclosing_call(text, start)
+        return JsUse(line, col, "property", leaf, (leaf,), None, False, func)
+    element = _jsx_element(text, start, j)
+    if element:  # <Route component={Home} />: a prop of the element, like an option of a call
+        return JsUse(line, col, "property", leaf, (leaf,), None, False, (element,))
+    return JsUse(line, col, "name", leaf, (leaf,), call, awaited)
+
+
+def _jsx_element(text: str, start: int, after: int) -> str:
+    """The element name when ``text[start:after]`` is an attribute of a JSX tag (``name=``)."""
+    if not (after < len(text) and text[after] == "=" and text[after + 1 : after + 2] != "="):
+        return ""
+    window = text[max(0, start - 400) : start]
+    lt = window.rfind("<")
+    if lt < 0 or ">" in window[lt:]:
+        return ""
+    m = re.match(r"<\s*([A-Za-z_$][\w$.]*)\s", window[lt:])
+    return m.group(1) if m else ""
+
+
+_ASSIGN = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n]{1,200})")
+_PARAMS = re.compile(
+    r"(?:function\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>)"
+)
+
+
+def _js_origin(expr: str) -> str:
+    e = expr.strip()
+    if e.startswith("["):
+        return "literal:list"
+    if e.startswith("{"):
+        return "literal:dict"
+    if e[:1] in "'\"`" or re.match(r"^-?\d", e):
+        return "literal:str"
+    if re.match(r"^new\s+(Array|Map|Set|WeakMap|Object|String|URLSearchParams)\b", e):
+        return "literal:list"
+    e = re.sub(r"^(await|new)\s+", "", e)
+    m = re.match(r"^([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*(\()?", e)
+    if m:
+        chain = re.sub(r"\s+", "", m.group(1))
+        if m.group(1) == "require" or chain == "require":
+            return "other"
+        return "chain:" + chain + ("()" if m.group(2) else "")
+    return "other"
+
+
+def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
+    """Local names → what they were assigned; and the names that are function parameters."""
+    assigned: dict[str, list[str]] = {}
+    for m in _ASSIGN.finditer(text):
+        assigned.setdefault(m.group(1), []).append(_js_origin(m.group(2)))
+    params: set[str] = set()
+    for m in _PARAMS.finditer(text):
+        raw = m.group(1) or m.group(2) or m.group(3) or ""
+        for p in re.split(r"[,{}\[\]\s=]+", raw):
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", p or ""):
+                params.add(p)
+    return assigned, params

@@ -1,0 +1,426 @@
+"""The rules of ``search_symbol``: is this line a use of the symbol the changelog names?
+
+For one search (symbol, kind, owner, argument) ``Matcher`` reads each line ripgrep found:
+code or comment, the receiver's binding (the package, another module, a plain value, a
+parameter), whether the qualifier agrees, and whether the call has the broken shape.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from depbot.core.errors import ToolError
+from depbot.search.import_sites import JS_GLOBS, PY_GLOBS
+from depbot.symbols import javascript as code_js
+from depbot.symbols import python as code_py
+from depbot.symbols.facts import (
+    CONFIG_GLOBS,
+    SCAN_LIMIT,
+    Binding,
+    SymbolHit,
+    SymbolResult,
+    distinctive,
+    names_match,
+)
+from depbot.symbols.python import CallShape
+
+_SIG = re.compile(r"^@?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\((.*)\)$", re.S)
+_NUMERIC_PARAM = re.compile(
+    r"^(status|code|statuscode|n|num|number|count|port|ms|timeout|size|length|index|i)$", re.I
+)
+_FUNC_PARAM = re.compile(r"^(fn|func|function|callback|cb|handler|listener|middleware)$", re.I)
+
+
+class Matcher:
+    """One search_symbol call for the name-like kinds."""
+
+    def __init__(
+        self,
+        owner: Any,  # the SymbolSearch running this search (its caches and bindings)
+        eco: str,
+        package: str,
+        symbol: str,
+        kind: str,
+        of: str,
+        arg: str,
+        max_pos: int,
+    ) -> None:
+        self.o, self.eco, self.package, self.kind = owner, eco, package, kind
+        self.of, self.arg, self.max_pos = of, arg, max_pos
+        self.params: list[str] = []
+        sig = _SIG.match(symbol)
+        if kind == "signature" and sig:
+            symbol = sig.group(1)
+            self.params = [p.strip() for p in sig.group(2).split(",") if p.strip()]
+        self.symbol = symbol.rstrip("()").lstrip("@")
+        parts = self.symbol.replace("#", ".").split(".")
+        self.leaf = parts[-1]
+        self.qual = tuple(p for p in parts[:-1] if p)
+        self.roots = tuple(owner.import_names(eco, package))
+        self.excluded: dict[str, int] = {}
+        rep = owner.report(eco, package)
+        self.importing = set(rep.files)
+
+    def skip(self, reason: str) -> None:
+        self.excluded[reason] = self.excluded.get(reason, 0) + 1
+
+    def run(self) -> SymbolResult:
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", self.leaf):
+            raise ToolError(
+                f"cannot search for {self.symbol!r}: give a name such as 'module.function'"
+            )
+        globs: tuple[str, ...] = PY_GLOBS if self.eco == "pip" else JS_GLOBS
+        if self.kind == "config_key":
+            globs = globs + CONFIG_GLOBS
+        pattern = rf"{re.escape(self.leaf)}\s*[:=]" if self.kind == "parameter" else self.leaf
+        hits: list[SymbolHit] = []
+        seen = 0
+        truncated = False
+        for glob in globs:
+            try:
+                res = self.o.code.search_code(
+                    pattern,
+                    regex=self.kind == "parameter",
+                    word=self.kind != "parameter",
+                    path_glob=glob,
+                    max_hits=SCAN_LIMIT,
+                )
+            except ToolError:
+                continue
+            truncated |= res.truncated
+            for h in res.hits:
+                seen += 1
+                got = self.judge(h)
+                if got is not None:
+                    hits.append(got)
+        hits.sort(
+            key=lambda h: (h.evidence != "strong", h.path not in self.importing, h.path, h.line)
+        )
+        strong = sum(h.evidence == "strong" for h in hits)
+        note = (
+            f"{strong} strong and {len(hits) - strong} weak use(s) of {self.symbol} ({self.kind}) "
+            f"among {seen} line(s) that mention {self.leaf}"
+        )
+        if self.excluded:
+            note += "; set aside: " + ", ".join(
+                f"{n} {r}" for r, n in sorted(self.excluded.items())
+            )
+        return SymbolResult(self.symbol, self.kind, hits, seen, truncated, self.excluded, note)
+
+    # -- one line ---------------------------------------------------------------------------
+
+    def judge(self, h: Any) -> SymbolHit | None:
+        if h.context in ("comment",) or (h.context == "string" and self.kind != "config_key"):
+            self.skip(f"in {h.context}s")
+            return None
+        if self.kind == "config_key":
+            ev = (
+                "strong"
+                if (h.path in self.importing or not h.path.endswith((".py", ".js", ".ts")))
+                else "weak"
+            )
+            return SymbolHit(
+                h.path, h.line, h.col, h.text, h.context, ev, f"mentions the setting {self.leaf}"
+            )
+        path = h.path
+        if path.endswith((".py", ".pyi")):
+            verdict = self._judge_py(h)
+        else:
+            verdict = self._judge_js(h)
+        if verdict is None:
+            return None
+        evidence, why = verdict
+        return SymbolHit(h.path, h.line, h.col, h.text, "code", evidence, why)
+
+    # Python ------------------------------------------------------------------------------------
+
+    def _judge_py(self, h: Any) -> tuple[str, str] | None:
+        facts = self.o.py_facts(h.path)
+        if not facts.ok:
+            self.skip("in files that do not parse")
+            return None
+        uses = [u for u in facts.at(self.leaf, h.line) if abs(u.col - h.col) <= 1] or facts.at(
+            self.leaf, h.line
+        )
+        if not uses:
+            self.skip("not a use of the name")
+            return None
+        best: tuple[str, str] | None = None
+        for use in uses:
+            got = self._py_use(facts, use, h.path)
+            if got and (best is None or (got[0] == "strong" and best[0] != "strong")):
+                best = got
+        return best
+
+    def _py_use(
+        self, facts: code_py.PyFacts, use: code_py.Use, path: str
+    ) -> tuple[str, str] | None:
+        k = self.kind
+        if k == "parameter":
+            if use.kind != "keyword":
+                self.skip("not a keyword argument")
+                return None
+            return self._owner_ok(
+                self._py_chain_binding(facts, use.func_chain),
+                use.func_chain,
+                path,
+                f"passes {self.leaf}=",
+            )
+        if use.kind == "keyword":
+            self.skip("keyword argument of the same name")
+            return None
+        if use.kind == "import":
+            target = f"{use.module}.{use.leaf}"
+            if any(
+                use.module == r or use.module.startswith(r + ".") for r in self.roots
+            ) and self._qual_ok(target):
+                if k == "name":
+                    return "strong", f"imports {self.leaf} from {use.module}"
+                return None  # call-shape kinds look at the calls, not the import
+            self.skip("imported from another module")
+            return None
+        binding = (
+            self._py_chain_binding(facts, use.chain[:-1])
+            if len(use.chain) > 1
+            else self._py_binding_leaf(facts, use.leaf)
+        )
+        return self._apply(binding, use.chain, use.call, use.awaited, path)
+
+    def _py_binding_leaf(self, facts: code_py.PyFacts, name: str) -> Binding:
+        b = self.o._py_binding(facts, name, self.roots)
+        if b.kind == "package":
+            return b
+        return Binding("bare-" + b.kind)
+
+    def _py_chain_binding(self, facts: code_py.PyFacts, chain: tuple[str, ...]) -> Binding:
+        if not chain or chain[0] in ("()", "[]", "?"):
+            return Binding("unknown")
+        root = chain[0]
+        if root in ("self", "cls") and len(chain) > 1:
+            origins = facts.assigned.get(f"self.{chain[1]}", [])
+            if origins and all(o.startswith("literal:") for o in origins):
+                return Binding("builtin")
+            return Binding("unknown")
+        b = self.o._py_binding(facts, root, self.roots)
+        if b.kind == "package":
+            rest = [p for p in chain[1:] if p not in ("()", "[]")]
+            return Binding("package", ".".join([b.path, *rest]))
+        return b
+
+    # JavaScript ----------------------------------------------------------------------------------
+
+    def _judge_js(self, h: Any) -> tuple[str, str] | None:
+        text, starts, _, _ = self.o.js_facts(h.path)
+        site = self._js_import_of_leaf(h.path, h.line)
+        if site is not None:
+            if self.kind == "name" and self._qual_ok(f"{site.module}.{self.leaf}"):
+                return "strong", f"imports {self.leaf} from '{site.module}'"
+            return None  # the import itself; call-shape kinds look at the calls
+        use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
+        if use is None:
+            self.skip("not a use of the name")
+            return None
+        if self.kind == "parameter":
+            if use.kind != "property":
+                self.skip("not an option property")
+                return None
+            if not use.func_chain:
+                self.skip("option outside a call")
+                return None
+            b = self._js_chain_binding(h.path, use.func_chain)
+            return self._owner_ok(b, use.func_chain, h.path, f"passes the {self.leaf} option")
+        if use.kind == "property":
+            self.skip("object property of the same name")
+            return None
+        if use.kind == "member":
+            b = self._js_chain_binding(h.path, use.chain[:-1])
+        else:
+            b = self.o._js_binding(h.path, use.leaf, self.package)
+            if b.kind != "package":
+                b = Binding("bare-" + b.kind)
+        return self._apply(b, use.chain, use.call, use.awaited, h.path)
+
+    def _js_import_of_leaf(self, path: str, line: int) -> Any:
+        """The import of this package on ``line`` that binds the leaf as an imported member, if any."""
+        for site in self.o.report(self.eco, self.package).sites:
+            if site.path == path and site.line <= line <= max(
+                site.line, getattr(site, "end_line", 0) or site.line
+            ):
+                if self.leaf in site.names.values():
+                    return site
+        return None
+
+    def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> Binding:
+        if not chain or chain[0] in ("()", "[]"):
+            return Binding("unknown")
+        b = self.o._js_binding(path, chain[0], self.package)
+        if b.kind == "package":
+            rest = [p for p in chain[1:] if p not in ("()", "[]")]
+            return Binding("package", ".".join([b.path, *rest]))
+        return b
+
+    # the rules ---------------------------------------------------------------------------------
+
+    def _qual_ok(self, full: str, local_root: str = "") -> bool:
+        """Does the dotted path a use resolves to agree with the changelog's qualifier?
+
+        ``np.float_`` in a changelog names numpy's conventional alias: a use whose root is
+        the local name ``np`` bound to numpy agrees with it.
+        """
+        if not self.qual:
+            return True
+        parts = full.replace("/", ".").split(".")
+        q = list(self.qual)
+        if q[0] in self.roots or q[0] == self.package or (local_root and q[0] == local_root):
+            q = q[1:]
+        if not q:
+            return True
+        # the qualifier's names must appear in order within the resolved path
+        i = 0
+        for p in parts:
+            if i < len(q) and p == q[i]:
+                i += 1
+        return i == len(q)
+
+    def _owner_ok(
+        self, b: Binding, func_chain: tuple[str, ...], path: str, why: str
+    ) -> tuple[str, str] | None:
+        leaf = func_chain[-1] if func_chain else ""
+        owner_parts = [
+            p for p in self.of.split(".") if p not in ("__init__", "__new__", "constructor")
+        ]
+        of_leaf = owner_parts[-1] if owner_parts else ""  # `Client.__init__`: calls of Client
+        if b.kind == "foreign":
+            self.skip("calls into another module")
+            return None
+        if b.kind == "builtin":
+            self.skip("receiver is a plain value")
+            return None
+        if of_leaf and leaf != of_leaf:
+            self.skip("a different function's argument")
+            return None
+        callee = ".".join(p for p in func_chain if p not in ("()", "[]"))
+        if b.kind == "package":
+            return "strong", f"{why} to {callee} ({b.path})"
+        if b.kind == "local-package":
+            return "strong", f"{why} to {callee} on an object made by {self.package}"
+        if of_leaf and path in self.importing:
+            return "strong", f"{why} to {callee} in a file that imports {self.package}"
+        if of_leaf:
+            return "weak", f"{why} to {callee}; the receiver's type is unknown"
+        self.skip("call not known to belong to the package")
+        return None
+
+    def _apply(
+        self, b: Binding, chain: tuple[str, ...], call: CallShape | None, awaited: bool, path: str
+    ) -> tuple[str, str] | None:
+        shown = ".".join(p for p in chain if p not in ("()", "[]"))
+        receiver = chain[-2] if len(chain) > 1 else ""
+        # who is this?
+        if b.kind == "package":
+            full = b.path if b.path.endswith(self.leaf) else b.path + "." + self.leaf
+            if not self._qual_ok(full, chain[0] if chain else ""):
+                self.skip("resolves to a different part of the package")
+                return None
+            evidence, who = (
+                "strong",
+                f"{shown} resolves to {b.path if b.path.endswith(self.leaf) else b.path + '.' + self.leaf}",
+            )
+        elif b.kind in ("foreign", "bare-foreign"):
+            self.skip("belongs to another module")
+            return None
+        elif b.kind in ("builtin", "bare-builtin"):
+            self.skip("receiver is a plain value (list, dict, string)")
+            return None
+        elif b.kind.startswith("bare-"):
+            self.skip("a local name, not the package's")
+            return None
+        elif b.kind == "local-package":
+            q = self.qual[-1] if self.qual else ""
+            if q and q[:1].islower() and receiver != q and not distinctive(self.leaf):
+                self.skip("a different receiver")
+                return None
+            if q and q[:1].isupper() and not (b.path == q or names_match(receiver, q)):
+                evidence, who = "weak", f"{shown}: made by {self.package}, maybe not a {q}"
+            else:
+                evidence, who = "strong", f"{shown} is called on an object made by {self.package}"
+        else:  # param / unknown receiver / imported from the project's own modules
+            q = self.qual[-1] if self.qual else ""
+            if q and receiver == q:
+                evidence, who = "strong", f"{shown}: same receiver as in the changelog"
+            elif (
+                q[:1].isupper()
+                and names_match(receiver, q)
+                and (path in self.importing or b.kind == "local-import")
+            ):
+                evidence, who = "strong", f"{shown}: `{receiver}` names a {q}"
+            elif (
+                distinctive(self.leaf)
+                and path in self.importing
+                and not (self.qual and self.qual[-1][:1].islower())
+            ):
+                evidence, who = (
+                    "weak",
+                    f"{shown}: receiver of unknown type in a file that imports {self.package}",
+                )
+            else:
+                self.skip("a different receiver" if self.qual else "receiver of unknown type")
+                return None
+        return self._shape_ok(call, awaited, evidence, who)
+
+    def _shape_ok(
+        self, call: CallShape | None, awaited: bool, evidence: str, who: str
+    ) -> tuple[str, str] | None:
+        k = self.kind
+        if k == "name":
+            return evidence, who
+        if call is None:
+            self.skip("not called here")
+            return None
+        if k == "required_arg":
+            if call.star:
+                self.skip("arguments passed with * or **")
+                return None
+            if self.arg in ("", "*"):
+                if call.positional == 0 and not call.keywords:
+                    return evidence, f"{who}, called without arguments"
+                self.skip("called with arguments")
+                return None
+            if self.arg in call.keywords or call.positional >= 2:
+                self.skip(f"passes {self.arg}")
+                return None
+            return evidence, f"{who}, called without {self.arg}"
+        if k == "positional":
+            if call.star or call.positional <= self.max_pos:
+                self.skip("no extra positional arguments")
+                return None
+            return evidence, f"{who}, called with {call.positional} positional arguments"
+        if k == "signature":
+            if call.star or call.positional != len(self.params):
+                self.skip("a different call shape")
+                return None
+            for param, kind in zip(self.params, call.arg_kinds, strict=True):
+                if _NUMERIC_PARAM.match(param) and kind in (
+                    "string",
+                    "function",
+                    "object",
+                    "array",
+                ):
+                    self.skip("a different call shape")
+                    return None
+                if _FUNC_PARAM.match(param) and kind in ("string", "number", "object", "array"):
+                    self.skip("a different call shape")
+                    return None
+            return evidence, f"{who}, called as {self.symbol}({', '.join(self.params)})"
+        if k == "literal_arg":
+            if self.arg in call.literals:
+                return evidence, f"{who}, called with '{self.arg}'"
+            self.skip(f"not passing '{self.arg}'")
+            return None
+        if k == "async":
+            if awaited:
+                self.skip("already awaited")
+                return None
+            return evidence, f"{who}, called without await"
+        return evidence, who

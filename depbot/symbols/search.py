@@ -1,0 +1,268 @@
+"""``search_symbol``: find the uses of a package's API that a breaking change affects.
+
+ripgrep finds the lines that mention the name; each line is then read the way a reviewer
+would: is it code (not a comment or string)? what is the receiver (``np`` bound to
+numpy, ``frames`` bound to a list, ``req`` a handler parameter)? is the call shaped the
+way the change breaks (no ``Loader=``, two positional arguments, ...)? Every hit comes
+back with its evidence (``strong`` or ``weak``) and why; lines set aside are counted by
+reason, so the model can see what was checked.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from depbot.core.errors import ToolError
+from depbot.search.code import CodeSearch, ImportReport
+from depbot.search.import_sites import PY_GLOBS
+from depbot.search.imports import js_imports
+from depbot.search.pipnames import import_names_for
+from depbot.symbols import javascript as code_js
+from depbot.symbols import python as code_py
+from depbot.symbols.facts import Binding, SymbolHit, SymbolResult, merge
+from depbot.symbols.match import Matcher
+
+
+class SymbolSearch:
+    """Symbol searches over one checkout, sharing the ``CodeSearch`` caches."""
+
+    def __init__(self, code: CodeSearch) -> None:
+        self.code = code
+        self._lock = threading.Lock()
+        self._reports: dict[tuple[str, str], ImportReport] = {}
+        self._py: dict[str, code_py.PyFacts] = {}
+        self._js: dict[str, tuple[str, list[int], dict[str, list[str]], set[str]]] = {}
+        self._foreign: dict[str, set[str]] = {}
+        self._local: set[str] | None = None
+
+    # -- shared lookups -------------------------------------------------------------------
+
+    def import_names(self, ecosystem: str, package: str) -> list[str]:
+        if ecosystem == "npm":
+            return [package]
+        return list(import_names_for(package))
+
+    def report(self, ecosystem: str, package: str) -> ImportReport:
+        key = (ecosystem, package.lower())
+        with self._lock:
+            if key in self._reports:
+                return self._reports[key]
+        rep = self.code.where_imported(ecosystem, package)
+        with self._lock:
+            self._reports[key] = rep
+        return rep
+
+    def _text(self, path: str) -> str:
+        return "\n".join(self.code.read_lines(path))
+
+    def py_facts(self, path: str) -> code_py.PyFacts:
+        with self._lock:
+            if path in self._py:
+                return self._py[path]
+        facts = code_py.analyze(self._text(path))
+        with self._lock:
+            self._py[path] = facts
+        return facts
+
+    def js_facts(self, path: str) -> tuple[str, list[int], dict[str, list[str]], set[str]]:
+        with self._lock:
+            if path in self._js:
+                return self._js[path]
+        text = self._text(path)
+        assigned, params = code_js.assignments(text)
+        value = (text, code_js.offsets(text), assigned, params)
+        with self._lock:
+            self._js[path] = value
+        return value
+
+    # -- binding resolution -----------------------------------------------------------------
+
+    def _py_binding(
+        self, facts: code_py.PyFacts, name: str, roots: tuple[str, ...], depth: int = 0
+    ) -> Binding:
+        if name in facts.imports:
+            target = facts.imports[name]
+            if any(target == r or target.startswith(r + ".") for r in roots):
+                return Binding("package", target)
+            if target.startswith(".") or target.split(".", 1)[0] in self.local_modules():
+                return Binding("local-import", target)  # the project's own module: type unknown
+            return Binding("foreign", target)
+        origins = facts.assigned.get(name, [])
+        if origins and depth < 3:
+            return merge(
+                [
+                    self._origin(o, lambda root: self._py_binding(facts, root, roots, depth + 1))
+                    for o in origins
+                ]
+            )
+        if name in facts.params:
+            return Binding("param")
+        return Binding("unknown")
+
+    @staticmethod
+    def _origin(origin: str, resolve: Any) -> Binding:
+        """What an assignment's right-hand side makes a name: a plain value, the package's object, ..."""
+        if origin.startswith("literal:"):
+            return Binding("builtin")
+        if origin.startswith("chain:"):
+            parts = [p for p in re.split(r"[.()\[\]]+", origin[6:]) if p]
+            inner = resolve(parts[0]) if parts else Binding("unknown")
+            if inner.kind in ("package", "local-package"):
+                return Binding("local-package", parts[-1])
+        return Binding("unknown")
+
+    def _js_binding(self, path: str, name: str, package: str, depth: int = 0) -> Binding:
+        rep = self.report("npm", package)
+        for site in rep.sites:
+            if site.path == path and name in site.names:
+                imported = site.names[name]
+                sub = f"/{site.subpath}" if site.subpath else ""
+                member = "" if imported in ("*", "default") else f".{imported}"
+                return Binding("package", f"{package}{sub}{member}")
+        if name in self.js_foreign(path):
+            return Binding("foreign")
+        _, _, assigned, params = self.js_facts(path)
+        origins = assigned.get(name, [])
+        if origins and depth < 3:
+            return merge(
+                [
+                    self._origin(o, lambda root: self._js_binding(path, root, package, depth + 1))
+                    for o in origins
+                ]
+            )
+        if name in params:
+            return Binding("param")
+        return Binding("unknown")
+
+    def local_modules(self) -> set[str]:
+        """Top-level Python modules and packages of the checkout itself (``src/`` layout too)."""
+        with self._lock:
+            if self._local is not None:
+                return self._local
+        names: set[str] = set()
+        for rel in self.code.files(PY_GLOBS):
+            parts = rel.split("/")
+            if parts[0] == "src" and len(parts) > 1:
+                parts = parts[1:]
+            names.add(parts[0][:-3] if parts[0].endswith(".py") else parts[0])
+        with self._lock:
+            self._local = names
+        return names
+
+    def js_foreign(self, path: str) -> set[str]:
+        """Names a JS file binds to modules (any package or file) by import/require."""
+        key = "foreign:" + path
+        with self._lock:
+            cached = self._foreign.get(key)
+        if cached is not None:
+            return cached
+        names = {
+            local
+            for imp in js_imports(self._text(path))
+            if imp.package  # relative requires are the project's own files, not another package
+            for local in imp.names
+            if local != "*"
+        }
+        with self._lock:
+            self._foreign[key] = names
+        return names
+
+    # -- the search -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        ecosystem: str,
+        package: str,
+        symbol: str,
+        *,
+        kind: str = "name",
+        of: str = "",
+        arg: str = "",
+        max_positional: int = 1,
+    ) -> SymbolResult:
+        symbol = symbol.strip()
+        if not symbol:
+            raise ToolError("symbol is empty")
+        if kind in ("module", "default_import", "subpath", "module_path"):
+            return self._import_kind(ecosystem, package, symbol, kind)
+        return Matcher(
+            self, ecosystem, package, symbol, kind, of.strip(), arg.strip(), max_positional
+        ).run()
+
+    def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:
+        rep = self.report(ecosystem, package)
+        hits: list[SymbolHit] = []
+        excluded: dict[str, int] = {}
+
+        def skip(reason: str) -> None:
+            excluded[reason] = excluded.get(reason, 0) + 1
+
+        for site in rep.sites:
+            if site.type_only:
+                skip("type-only import")
+                continue
+            why = ""
+            if kind == "module":
+                if ecosystem != "npm":
+                    continue
+                if site.style == "require" and site.esm is not True:
+                    why = f"require('{site.module}') in a CommonJS file"
+                elif site.style == "require":
+                    why = f"require('{site.module}') in an ES module file"
+                else:
+                    skip("ES module import (unaffected)")
+                    continue
+            elif kind == "default_import":
+                if site.subpath:
+                    continue  # a deep import is not the package root's default export
+                if "default" in site.names.values() and site.style in ("import", "export-from"):
+                    why = f"default import of {site.module}"
+                elif site.style == "require" and any(
+                    v in ("*", "default") for v in site.names.values()
+                ):
+                    local = next(k for k, v in site.names.items() if v in ("*", "default"))
+                    if self._called_directly(site.path, local):
+                        why = (
+                            f"calls the module itself ({local}(...)) from require('{site.module}')"
+                        )
+                    else:
+                        skip("named members only")
+                        continue
+                else:
+                    skip("named imports only")
+                    continue
+            elif kind == "subpath":
+                spec = symbol.strip("'\"")
+                if (
+                    site.module == spec
+                    or site.module in (f"{spec}.js", f"{spec}/index.js")
+                    or site.module.startswith(spec + "/")
+                ):
+                    why = f"{site.style} of '{site.module}'"
+                else:
+                    continue
+            elif kind == "module_path":
+                mod = symbol
+                if site.module == mod or site.module.startswith(mod + "."):
+                    why = f"imports module {site.module}"
+                elif any(f"{site.module}.{v}" == mod for v in site.names.values()):
+                    why = f"imports {mod.rsplit('.', 1)[-1]} from {site.module}"
+                else:
+                    continue
+            hits.append(SymbolHit(site.path, site.line, site.col, site.text, "code", "strong", why))
+        hits.sort(key=lambda h: (h.path, h.line))
+        note = (
+            f"{len(hits)} import site(s) match"
+            if hits
+            else f"no import of {package} matches {symbol}"
+        )
+        return SymbolResult(symbol, kind, hits, len(hits), False, excluded, note)
+
+    def _called_directly(self, path: str, local: str) -> bool:
+        """Whether ``local(...)`` is called as a function somewhere in the file."""
+        return re.search(rf"(?<![\w$.]){re.escape(local)}\s*\(", self._text(path)) is not None
+
+
+__all__ = ["SymbolHit", "SymbolResult", "SymbolSearch"]

@@ -1,0 +1,176 @@
+"""npm manifests: package.json dependencies, package-lock.json installed versions, npm ranges.
+
+Pure: text in, ``Declared`` out. ``manifests.read_manifest`` does the reading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from depbot.core.errors import InputError
+from depbot.updates.manifests.declared import Declared
+
+# --- npm package.json and package-lock.json --------------------------------------------
+
+NPM_SECTIONS = (
+    ("dependencies", "direct"),
+    ("devDependencies", "dev"),
+    ("optionalDependencies", "direct"),
+)
+_NPM_EXACT = re.compile(r"^=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$")
+_NPM_PARTIAL = re.compile(
+    r"^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
+)
+_NPM_COMPARATOR = re.compile(r"^(\^|~>?|>=|<=|>|<|=)?\s*(.+)$")
+_LOCAL_PREFIXES = ("workspace:", "file:", "link:", "portal:", "patch:", "exec:")
+_VCS_PREFIXES = ("git+", "git:", "git@", "github:", "gitlab:", "bitbucket:", "gist:")
+
+
+def npm_non_registry_reason(spec: str) -> str | None:
+    """Why a package.json spec does not name a registry version, or None when it does."""
+    s = spec.strip()
+    if s.startswith(_LOCAL_PREFIXES) or s.startswith((".", "/", "~/")):
+        return "a local or workspace package"
+    if s.startswith(_VCS_PREFIXES):
+        return "a git dependency"
+    if re.match(r"^https?://", s):
+        return "a tarball URL"
+    if re.match(r"^[\w.-]+/[\w.-]+(?:#.*)?$", s):
+        return "a GitHub shorthand"
+    return None
+
+
+def npm_min_version(spec: str) -> str | None:
+    """The lowest version an npm range allows (like ``semver.minVersion``), or None.
+
+    ``^1.2.3`` → 1.2.3, ``~1.2`` → 1.2.0, ``>=1.0.0 <2`` → 1.0.0, ``1.x`` → 1.0.0,
+    ``1.2.3 - 2.0.0`` → 1.2.3; for ``a || b`` the lowest of the alternatives. ``*``,
+    ``latest`` and ranges with only an upper bound give None.
+    """
+    best: tuple[int, int, int] | None = None
+    best_text = None
+    for alternative in spec.split("||"):
+        alt = alternative.strip()
+        hyphen = re.match(r"^(\S+)\s+-\s+(\S+)$", alt)
+        tokens = (
+            [hyphen.group(1)] if hyphen else re.sub(r"(>=|<=|>|<|=|\^|~)\s+", r"\1", alt).split()
+        )
+        low: tuple[int, int, int] | None = None
+        low_text = None
+        for token in tokens:
+            m = _NPM_COMPARATOR.match(token)
+            if not m:
+                return None
+            op, ver = m.group(1) or "", m.group(2)
+            p = _NPM_PARTIAL.match(ver)
+            if not p:
+                return None
+            if op in ("<", "<="):
+                continue
+            if p.group(1) in ("x", "X", "*"):
+                continue
+            parts = [int(g) if g and g.isdigit() else None for g in p.group(1, 2, 3)]
+            nums = [n or 0 for n in parts]
+            if op == ">":  # the next version after the given one
+                last = max(i for i, n in enumerate(parts) if n is not None)
+                nums = nums[: last + 1] + [0] * (2 - last)
+                nums[last] += 1
+                pre = ""
+            else:
+                pre = p.group(4) if parts[2] is not None and p.group(4) else ""
+            cand = (nums[0], nums[1], nums[2])
+            if low is None or cand > low:
+                low, low_text = cand, "{}.{}.{}{}".format(*cand, pre)
+        if low is not None and (best is None or low < best):
+            best, best_text = low, low_text
+    return best_text
+
+
+def _lock_versions(lock_text: str, label: str) -> tuple[dict[str, str], list[str]]:
+    """Installed versions from package-lock.json / npm-shrinkwrap.json (lockfile v1, v2, v3)."""
+    try:
+        lock = json.loads(lock_text)
+    except json.JSONDecodeError as exc:
+        return {}, [f"{label}: not valid JSON (line {exc.lineno}: {exc.msg}); lock ignored"]
+    except RecursionError:
+        return {}, [f"{label}: nested too deeply to be a lock file; lock ignored"]
+    if not isinstance(lock, dict):
+        return {}, [f"{label}: not a JSON object; lock ignored"]
+    out: dict[str, str] = {}
+    packages = lock.get("packages")
+    if isinstance(packages, dict):  # lockfileVersion 2 and 3
+        for key, meta in packages.items():
+            if key.startswith("node_modules/") and isinstance(meta, dict):
+                name = key[len("node_modules/") :]
+                if "/node_modules/" not in name and isinstance(meta.get("version"), str):
+                    out[name] = meta["version"]
+    deps = lock.get("dependencies")
+    if isinstance(deps, dict):  # lockfileVersion 1 (v2 carries both)
+        for name, meta in deps.items():
+            if isinstance(meta, dict) and isinstance(meta.get("version"), str):
+                out.setdefault(name, re.sub(r"^npm:.+@", "", meta["version"]))
+    return out, []
+
+
+def _json_line(lines: list[str], key: str, after: int) -> int:
+    """1-based line of ``"key":`` at or after line index ``after``; 0 when not found."""
+    pattern = re.compile(rf'"{re.escape(key)}"\s*:')
+    for i in range(after, len(lines)):
+        if pattern.search(lines[i]):
+            return i + 1
+    return 0
+
+
+def parse_package_json_text(
+    text: str, manifest: str, lock_text: str | None = None, lock_name: str = "package-lock.json"
+) -> tuple[list[Declared], list[str]]:
+    """``dependencies``, ``devDependencies`` and ``optionalDependencies`` of a package.json.
+
+    ``installed`` comes from the lock text when given. ``npm:real@range`` aliases are
+    declared under the real registry name; non-registry specs are skipped with a warning.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{manifest} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{manifest}: nested too deeply to be a package.json") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{manifest}: expected a JSON object at the top")
+    installed, warnings = ({}, []) if lock_text is None else _lock_versions(lock_text, lock_name)
+    lines = text.splitlines()
+    out: list[Declared] = []
+    for section, kind in NPM_SECTIONS:
+        table = data.get(section)
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            raise InputError(f'{manifest}: "{section}" must be an object of name: version')
+        start = max(0, _json_line(lines, section, 0) - 1)
+        for key, raw in table.items():
+            line = _json_line(lines, key, start)
+            where = f"{manifest} line {line}" if line else manifest
+            if not isinstance(raw, str):
+                raise InputError(f"{where}: the version of {key} must be a string, got {raw!r}")
+            name, spec = key, raw.strip()
+            alias = re.match(r"^npm:((?:@[^/@\s]+/)?[^@\s]+)(?:@(.*))?$", spec)
+            if alias:
+                name, spec = alias.group(1), (alias.group(2) or "*").strip()
+            reason = npm_non_registry_reason(spec)
+            if reason:
+                warnings.append(f"{where}: skipped {key} ({reason}: '{raw}')")
+                continue
+            exact = _NPM_EXACT.match(spec)
+            have = installed.get(key)
+            if have is None and not exact and npm_min_version(spec) is None:
+                warnings.append(
+                    f"{where}: skipped {key} ('{raw}' names no version and no lock records one)"
+                )
+                continue
+            out.append(
+                Declared(
+                    "npm", name, spec, exact.group(1) if exact else None, have, manifest, kind, line
+                )
+            )
+    return out, warnings

@@ -1,0 +1,228 @@
+"""The package registries: the Python package index JSON API and the npm registry.
+
+One ``PackageInfo`` per package: its releases (yanked and deprecated ones marked),
+where its source lives, and any changelog link it declares.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from depbot.core.errors import UpstreamError
+from depbot.core.net import Http
+from depbot.core.settings import Settings
+from depbot.records.versions import parse_version
+
+# project_urls keys (lower-cased) that point at release notes, and at the repository
+CHANGELOG_KEYS = (
+    "changelog",
+    "change log",
+    "changes",
+    "release notes",
+    "releasenotes",
+    "news",
+    "what's new",
+    "whats new",
+    "history",
+)
+REPOSITORY_KEYS = (
+    "source",
+    "source code",
+    "repository",
+    "code",
+    "github",
+    "homepage",
+    "home",
+    "git",
+    "tracker",
+    "issues",
+    "bug tracker",
+)
+
+
+@dataclass(frozen=True)
+class PackageInfo:
+    ecosystem: str
+    name: str
+    versions: tuple[str, ...] = ()  # every published version that is not yanked / deprecated
+    latest: str | None = None  # what the registry calls the latest release
+    repository: str | None = None  # "owner/repo" on GitHub, when known
+    directory: str | None = None  # the package's folder in a monorepo
+    changelog_url: str | None = None
+    homepage: str | None = None
+    description: str = ""  # long description (PyPI); may carry a changelog
+    url: str = ""  # the registry page the info came from
+    skipped: tuple[str, ...] = field(default=())  # yanked or deprecated versions
+
+
+_GITHUB_PATH = re.compile(r"^/+([A-Za-z0-9][\w.-]*)/([\w.-]+?)(?:\.git)?(?:/(.*))?$")
+_SSH = re.compile(r"^(?:ssh://)?git@github\.com[:/]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$")
+_SHORT = re.compile(r"^(?:github:)?([A-Za-z0-9][\w.-]*)/([\w.-]+?)(?:\.git)?$")
+
+
+def parse_repository(value: Any) -> tuple[str | None, str | None]:
+    """``(owner/repo, directory)`` from any form npm or PyPI metadata uses for a GitHub repo.
+
+    Handles ``git+https://…``, ``git://…``, ``git@github.com:…``, ``github:o/r``, bare
+    ``o/r``, ``https://github.com/o/r/tree/main/packages/x`` and npm's
+    ``{"type": "git", "url": …, "directory": …}``.
+    """
+    directory = None
+    if isinstance(value, dict):
+        directory = value.get("directory") or None
+        value = value.get("url")
+    if not isinstance(value, str) or not value.strip():
+        return None, directory
+    text = value.strip()
+    m = _SSH.match(text)
+    if m:
+        return f"{m.group(1)}/{m.group(2)}", directory
+    if "://" not in text:
+        m = _SHORT.match(text)
+        if m and not text.startswith(("gitlab:", "bitbucket:", "gist:")):
+            return f"{m.group(1)}/{m.group(2)}", directory
+        return None, directory
+    text = re.sub(r"^git\+", "", text)
+    parts = urlsplit(text)
+    host = (parts.hostname or "").lower()
+    if host not in ("github.com", "www.github.com"):
+        return None, directory
+    m = _GITHUB_PATH.match(parts.path)
+    if not m:
+        return None, directory
+    owner, repo, rest = m.group(1), m.group(2), m.group(3)
+    if rest and directory is None:
+        # https://github.com/o/r/tree/<ref>/<dir>
+        bits = rest.split("/")
+        if len(bits) >= 3 and bits[0] in ("tree", "blob"):
+            directory = "/".join(bits[2:]).strip("/") or None
+    return f"{owner}/{repo}", directory
+
+
+def _pypi_info(name: str, data: dict[str, Any], url: str) -> PackageInfo:
+    info = data.get("info") or {}
+    if not isinstance(info, dict):
+        raise UpstreamError("bad_response", f"package index entry for {name} has no info")
+    project_urls = info.get("project_urls") or {}
+    if not isinstance(project_urls, dict):
+        project_urls = {}
+    lowered = {str(k).strip().lower(): str(v) for k, v in project_urls.items() if v}
+    changelog = next((lowered[k] for k in CHANGELOG_KEYS if k in lowered), None)
+    repository = directory = None
+    candidates = [lowered[k] for k in REPOSITORY_KEYS if k in lowered]
+    candidates += [v for v in lowered.values()]
+    candidates += [str(info.get("home_page") or ""), str(changelog or "")]
+    for cand in candidates:
+        repository, directory = parse_repository(cand)
+        if repository:
+            break
+    releases = data.get("releases") or {}
+    versions, skipped = [], []
+    if isinstance(releases, dict):
+        for ver, files in releases.items():
+            if parse_version("pip", ver) is None:
+                continue
+            files = files if isinstance(files, list) else []
+            if files and all(isinstance(f, dict) and f.get("yanked") for f in files):
+                skipped.append(ver)
+            else:
+                versions.append(ver)
+    return PackageInfo(
+        ecosystem="pip",
+        name=str(info.get("name") or name),
+        versions=tuple(versions),
+        latest=str(info["version"]) if info.get("version") else None,
+        repository=repository,
+        directory=directory,
+        changelog_url=changelog,
+        homepage=str(info.get("home_page") or lowered.get("homepage") or "") or None,
+        description=str(info.get("description") or ""),
+        url=url,
+        skipped=tuple(skipped),
+    )
+
+
+def _npm_info(name: str, data: dict[str, Any], url: str) -> PackageInfo:
+    versions_obj = data.get("versions") or {}
+    if not isinstance(versions_obj, dict):
+        versions_obj = {}
+    versions, skipped = [], []
+    for ver, meta in versions_obj.items():
+        if parse_version("npm", ver) is None:
+            continue
+        if isinstance(meta, dict) and meta.get("deprecated"):
+            skipped.append(ver)
+        else:
+            versions.append(ver)
+    tags = data.get("dist-tags") or {}
+    latest = tags.get("latest") if isinstance(tags, dict) else None
+    repository, directory = parse_repository(data.get("repository"))
+    if repository is None and latest and isinstance(versions_obj.get(latest), dict):
+        repository, directory = parse_repository(versions_obj[latest].get("repository"))
+    homepage = data.get("homepage") if isinstance(data.get("homepage"), str) else None
+    if repository is None and homepage:
+        repository, _ = parse_repository(homepage)
+    return PackageInfo(
+        ecosystem="npm",
+        name=str(data.get("name") or name),
+        versions=tuple(versions),
+        latest=str(latest) if latest else None,
+        repository=repository,
+        directory=directory,
+        changelog_url=None,
+        homepage=homepage,
+        description="",
+        url=url,
+        skipped=tuple(skipped),
+    )
+
+
+class Registries:
+    """Reads package metadata; one instance per run keeps what it has read."""
+
+    def __init__(self, settings: Settings, http: Http) -> None:
+        self.settings = settings
+        self.http = http
+        self._memo: dict[tuple[str, str], PackageInfo] = {}
+        self._lock = threading.Lock()
+
+    def metadata_url(self, ecosystem: str, name: str) -> str:
+        if ecosystem == "pip":
+            return f"{self.settings.pypi_url}/pypi/{quote(name, safe='')}/json"
+        if ecosystem == "npm":
+            # scoped names keep the @ and encode the slash: @scope%2Fname
+            return f"{self.settings.npm_url}/{quote(name, safe='@')}"
+        raise ValueError(f"unknown ecosystem {ecosystem!r}")
+
+    def info(self, ecosystem: str, name: str) -> PackageInfo:
+        key = (ecosystem, name.lower())
+        with self._lock:
+            if key in self._memo:
+                return self._memo[key]
+        url = self.metadata_url(ecosystem, name)
+        label = "package index" if ecosystem == "pip" else "npm registry"
+        data = self.http.get_json(url, what=f"{label} entry for {name}", category="registry")
+        if not isinstance(data, dict):
+            raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
+        info = _pypi_info(name, data, url) if ecosystem == "pip" else _npm_info(name, data, url)
+        with self._lock:
+            self._memo[key] = info
+        return info
+
+    def newest(self, ecosystem: str, name: str, current: str | None = None) -> str | None:
+        """The newest usable release: stable, unless ``current`` is itself a pre-release."""
+        info = self.info(ecosystem, name)
+        cur = parse_version(ecosystem, current) if current else None
+        allow_pre = bool(cur and cur.is_prerelease)
+        best = None
+        for text in info.versions:
+            v = parse_version(ecosystem, text)
+            if v is None or (v.is_prerelease and not allow_pre):
+                continue
+            if best is None or v > best[0]:
+                best = (v, text)
+        return best[1] if best else None

@@ -1,0 +1,98 @@
+"""Outcome integrity: conclusions only become verdicts when the ledger backs them (pure)."""
+
+import pytest
+
+from depbot.agent.integrity import Rejected, check_conclusion
+from depbot.agent.ledger import HitFact, Ledger, SectionFact
+from depbot.records.update import Update
+
+MAJOR = Update("pip", "oldlib", "1.5.0", "2.0.0")
+PATCH = Update("pip", "oldlib", "1.5.0", "1.5.1")
+BODY = "- `oldlib.legacy()` was removed; use `oldlib.modern()` instead.\n- Python 3.7 is no longer supported.\n"
+
+
+def ledger(read=True):
+    led = Ledger()
+    led.add_section(
+        SectionFact(
+            "c1.s1",
+            "oldlib",
+            "2.0.0",
+            "## 2.0.0",
+            BODY,
+            "https://github.com/o/r/blob/main/CHANGELOG.md",
+        )
+    )
+    led.add_section(SectionFact("c2.s1", "otherlib", "1.0.0", "## 1.0.0", "x", "src"))
+    led.add_hit(HitFact("h1", "app/main.py", 6, 12, "return oldlib.legacy(x)", "code", "strong"))
+    led.add_hit(HitFact("h2", "app/notes.py", 1, 3, "# oldlib.legacy()", "comment"))
+    if read:
+        led.record_changelog("oldlib", {"found": True})
+    return led
+
+
+def affected(**over):
+    args = {"package": "oldlib", "verdict": "affected", "reason": "calls legacy()",
+            "breaking_changes": [{"summary": "legacy() removed", "symbols": ["oldlib.legacy"], "source_ref": "c1.s1"}],
+            "hit_ids": ["h1"], "suggested_fix": "use modern()"}  # fmt: skip
+    args.update(over)
+    return args
+
+
+def test_affected_is_built_from_the_ledger():
+    v = check_conclusion(affected(), update=MAJOR, ledger=ledger())
+    assert v.verdict == "affected"
+    assert [(h.path, h.line, h.text) for h in v.hits] == [
+        ("app/main.py", 6, "return oldlib.legacy(x)")
+    ]
+    bc = v.breaking_changes[0]
+    assert bc.source == "https://github.com/o/r/blob/main/CHANGELOG.md" and bc.version == "2.0.0"
+    assert bc.quote == "- `oldlib.legacy()` was removed; use `oldlib.modern()` instead."
+
+
+@pytest.mark.parametrize(
+    ("over", "message"),
+    [
+        ({"hit_ids": ["h9"]}, "never returned by a search"),
+        ({"hit_ids": []}, "needs at least one hit id"),
+        ({"hit_ids": ["h2"]}, "comment or a string"),
+        ({"breaking_changes": []}, "needs breaking_changes"),
+        (
+            {"breaking_changes": [{"summary": "x", "source_ref": "c7.s1"}]},
+            "not a section fetch_changelog returned",
+        ),
+        ({"breaking_changes": [{"summary": "x", "source_ref": "c2.s1"}]}, "belongs to otherlib"),
+        ({"reason": "   "}, "give a reason"),
+    ],
+)
+def test_affected_without_backing_is_rejected(over, message):
+    with pytest.raises(Rejected, match=message):
+        check_conclusion(affected(**over), update=MAJOR, ledger=ledger())
+
+
+def test_not_affected_for_a_major_needs_the_notes_read():
+    with pytest.raises(Rejected, match="may break"):
+        check_conclusion(
+            {"package": "oldlib", "verdict": "not_affected", "reason": "fine"},
+            update=MAJOR,
+            ledger=ledger(read=False),
+        )
+    v = check_conclusion(
+        {"package": "oldlib", "verdict": "not_affected", "reason": "fine"},
+        update=PATCH,
+        ledger=ledger(read=False),
+    )
+    assert v.verdict == "not_affected" and v.hits == []
+    v = check_conclusion(
+        {"package": "oldlib", "verdict": "unknown", "reason": "rate limited"},
+        update=MAJOR,
+        ledger=ledger(read=False),
+    )
+    assert v.verdict == "unknown"
+
+
+def test_model_prose_is_cleaned_and_bounded():
+    v = check_conclusion(
+        affected(reason="calls\u200b legacy() " + "x" * 5000), update=MAJOR, ledger=ledger()
+    )
+    assert "\u200b" not in v.reason and len(v.reason) <= 600

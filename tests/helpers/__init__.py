@@ -1,0 +1,1 @@
+"""Shared test helpers: fakes, worlds, samples, the scripted model."""

@@ -1,0 +1,8 @@
+"""Where things are in the checkout, for tests at any depth."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
+SCENARIOS = TESTS / "scenarios"
+DEMO = ROOT / "depbot" / "demo"

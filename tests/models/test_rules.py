@@ -1,0 +1,178 @@
+"""The rules planner as a pure function of the conversation."""
+
+from __future__ import annotations
+
+import json
+
+from depbot.agent.prompts import initial_messages
+from depbot.models.rules import plan
+from depbot.records.update import Update
+
+MAJOR = Update("pip", "oldlib", "1.5.0", "2.0.0")
+PATCH = Update("pip", "otherlib", "1.2.0", "1.2.1")
+
+
+class Convo:
+    def __init__(self, *updates: Update) -> None:
+        self.messages = initial_messages("repo", list(updates))
+
+    def step(self) -> list[tuple[str, dict]]:
+        msg = plan(self.messages)
+        self.messages.append(msg)
+        return [
+            (c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for c in msg.get("tool_calls", [])
+        ]
+
+    def answer(self, *results: dict) -> None:
+        calls = self.messages[-1]["tool_calls"]
+        assert len(calls) == len(results)
+        for call, res in zip(calls, results, strict=True):
+            self.messages.append(
+                {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(res)}
+            )
+
+
+def changelog(pkg: str, breaking=(), found=True, **extra) -> dict:
+    return {"id": "c1", "package": pkg, "found": found, "note": "n", "sections": [{"ref": "c1.s1", "version": "2.0.0"}],
+            "breaking": list(breaking), **extra}  # fmt: skip
+
+
+def item(*cands, ref="c1.s1", version="2.0.0", **extra):
+    return {"ref": ref, "version": version, "item": "x", "candidates": list(cands), **extra}
+
+
+def test_fetches_everything_first_in_one_reply():
+    c = Convo(MAJOR, PATCH)
+    assert c.step() == [
+        ("fetch_changelog", {"package": "oldlib"}),
+        ("fetch_changelog", {"package": "otherlib"}),
+    ]
+
+
+def test_patch_without_breaking_notes_is_concluded_without_a_search():
+    c = Convo(PATCH)
+    c.step()
+    c.answer(changelog("otherlib"))
+    ((name, args),) = c.step()
+    assert name == "conclude" and args["verdict"] == "not_affected"
+    assert "no breaking changes" in args["reason"]
+
+
+def test_breaking_candidates_are_searched_then_hits_make_it_affected():
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(
+        changelog(
+            "oldlib",
+            [item({"symbol": "oldlib.legacy", "kind": "name"}, replacements=["oldlib.modern"])],
+        )
+    )
+    assert c.step() == [
+        ("where_imported", {"package": "oldlib"}),
+        ("search_symbol", {"package": "oldlib", "symbol": "oldlib.legacy", "kind": "name"}),
+    ]
+    c.answer(
+        {"id": "w1", "hits": []},
+        {"id": "s1", "hits": [{"id": "h3", "path": "a.py", "line": 2, "context": "code", "evidence": "strong"},
+                              {"id": "h4", "path": "b.py", "line": 9, "context": "code", "evidence": "weak"}]},
+    )  # fmt: skip
+    ((name, args),) = c.step()
+    assert name == "conclude" and args["verdict"] == "affected"
+    assert args["hit_ids"] == ["h3"]  # weak evidence is not cited
+    assert args["breaking_changes"] == [
+        {
+            "summary": "`oldlib.legacy` was removed or renamed in 2.0.0",
+            "symbols": ["oldlib.legacy"],
+            "source_ref": "c1.s1",
+        }
+    ]
+    assert "`oldlib.modern`" in args["suggested_fix"]
+
+
+def test_no_strong_hits_means_not_affected_with_what_was_searched():
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(changelog("oldlib", [item({"symbol": "gone_fn", "kind": "name"})]))
+    c.step()
+    c.answer({"id": "w1", "hits": []}, {"id": "s1", "hits": [], "excluded": {"in comments": 2}})
+    ((_, args),) = c.step()
+    assert args["verdict"] == "not_affected"
+    assert "`gone_fn`" in args["reason"] and "2 match(es) only in comments" in args["reason"]
+
+
+def test_a_failed_fetch_is_retried_once_then_unknown_for_a_major_and_semver_for_a_patch():
+    c = Convo(MAJOR, PATCH)
+    c.step()
+    err_major = {"error": "package index entry for oldlib: pypi.org rate limit reached (HTTP 429)"}
+    err_patch = {"error": "package index entry for otherlib: not found on pypi.org"}
+    c.answer(err_major, err_patch)
+    assert c.step() == [
+        ("fetch_changelog", {"package": "oldlib"}),
+        ("fetch_changelog", {"package": "otherlib"}),
+    ]
+    c.answer(err_major, err_patch)
+    (major, patch) = c.step()
+    assert (
+        major[0] == "conclude"
+        and major[1]["verdict"] == "unknown"
+        and "rate limit" in major[1]["reason"]
+    )
+    assert patch[1]["verdict"] == "not_affected" and "semver" in patch[1]["reason"]
+
+
+def test_notes_not_found_for_a_major_is_unknown():
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(
+        changelog(
+            "oldlib",
+            found=False,
+            note="no section between 1.5.0 and 2.0.0 found; tried CHANGELOG.md",
+        )
+    )
+    ((_, args),) = c.step()
+    assert args["verdict"] == "unknown" and "tried CHANGELOG.md" in args["reason"]
+
+
+def test_a_rejected_conclusion_falls_back_to_unknown():
+    c = Convo(PATCH)
+    c.step()
+    c.answer(changelog("otherlib"))
+    c.step()
+    c.answer({"error": "conclusion rejected: something"})
+    ((_, args),) = c.step()
+    assert args["verdict"] == "unknown" and "could not back a verdict" in args["reason"]
+
+
+def test_removed_deprecations_from_before_the_range_are_searched_and_cited_twice():
+    removal = item(ref="c1.s1", version="2.0.0")
+    removal["item"] = "<<<UNTRUSTED-x source=s>>>\nDeprecated code is removed.\n<<<END-x>>>"
+    cl = changelog("oldlib", [removal], removes_deprecated_code=True,
+                   deprecated_before=[{"ref": "c1.d1", "version": "1.4.0",
+                                       "candidates": [{"symbol": "old_helper", "kind": "name"}]}])  # fmt: skip
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(cl)
+    step = c.step()
+    assert ("search_symbol", {"package": "oldlib", "symbol": "old_helper", "kind": "name"}) in step
+    c.answer({"id": "w1", "hits": []},
+             {"id": "s1", "hits": [{"id": "h1", "path": "a.py", "line": 1, "context": "code", "evidence": "strong"}]})  # fmt: skip
+    ((_, args),) = c.step()
+    assert [b["source_ref"] for b in args["breaking_changes"]] == ["c1.s1", "c1.d1"]
+
+
+def test_final_message_has_no_tool_calls():
+    c = Convo(PATCH)
+    c.step()
+    c.answer(changelog("otherlib"))
+    c.step()
+    c.answer({"accepted": True, "package": "otherlib", "verdict": "not_affected"})
+    assert c.step() == []
+    assert c.messages[-1]["content"] == "All updates have a verdict."
+
+
+def test_at_most_forty_calls_per_reply():
+    updates = [Update("npm", f"p{i}", "1.0.0", "1.0.1") for i in range(50)]
+    c = Convo(*updates)
+    assert len(c.step()) == 40

@@ -1,0 +1,194 @@
+"""search_symbol on a fixture checkout: receivers, aliases, call shapes and import kinds."""
+
+from __future__ import annotations
+
+import pytest
+
+from depbot.core.settings import Settings
+from depbot.search.code import CodeSearch
+from depbot.symbols.search import SymbolSearch
+from tests.helpers.worlds import write_tree
+
+FILES = {
+    # --- Python -------------------------------------------------------------------------------
+    "py/frames.py": (
+        "import pandas as pd\n\n\n"
+        "def collect(paths):\n"
+        "    frames = []\n"
+        "    for p in paths:\n"
+        "        frames.append(pd.read_csv(p))\n"
+        "    df = pd.read_csv(paths[0])  # DataFrame.append used to be here\n"
+        "    df = df.append(frames[0])\n"
+        "    df.to_csv('out.csv', line_terminator='\\n')\n"
+        "    return df.sort_values('a', False)\n"
+    ),
+    "py/arrays.py": "import numpy as np\n\nX = np.float_(1.0)\nY = np.float64(2.0)\n",
+    "py/db.py": (
+        "from sqlalchemy import create_engine\n\n"
+        "engine = create_engine('sqlite://')\n"
+        "engine.execute('select 1')\n"
+        "conn = engine.connect()\n"
+        "conn.execute('select 2')\n"
+    ),
+    "py/images.py": "from PIL import Image\n\n\ndef thumb(img):\n    return img.resize((8, 8), Image.ANTIALIAS)\n",
+    "py/loader.py": (
+        "import yaml\n\n"
+        "def load(stream):\n"
+        "    a = yaml.load(stream)\n"
+        "    b = yaml.load(stream, Loader=yaml.SafeLoader)\n"
+        "    c = yaml.load_all(stream)\n"
+        "    return a, b, c\n"
+    ),
+    "py/jsonuse.py": "import json\nfrom flask import json as fjson\n\nA = json.JSONEncoder\nB = fjson.JSONEncoder\n",
+    "py/aio.py": (
+        "from pkgasync import fetch\n\n"
+        "async def go():\n"
+        "    ok = await fetch('a')\n"
+        "    bad = fetch('b')\n"
+        "    return ok, bad\n"
+    ),
+    "py/settings.py": "MAX_RETRIES = 3  # read by pkgconf\nimport pkgconf\n",
+    "py/submods.py": "from cachetools.ttl import TTLCache\nfrom cachetools import LRUCache\n",
+    # --- JavaScript ---------------------------------------------------------------------------
+    "package.json": '{"name": "fixture", "version": "1.0.0"}\n',
+    "js/fetcher.js": (
+        "'use strict';\n"
+        "const fetch = require('node-fetch');\n"
+        "async function get(url) {\n"
+        "  return fetch(url, { headers: {}, timeout: 5000 });\n"
+        "}\n"
+        "module.exports = { get };\n"
+    ),
+    "js/esm/package.json": '{"type": "module"}\n',
+    "js/esm/fetcher.js": "import fetch from 'node-fetch';\nexport const go = (u) => fetch(u, { timeout: 1 });\n",
+    "js/routes.js": (
+        "const express = require('express');\n"
+        "const router = express.Router();\n"
+        "router.param('id', (req, res, next, id) => next());\n"
+        "router.get('/:id', (req, res) => {\n"
+        "  const id = req.param('id');\n"
+        "  res.send('ok');\n"
+        "  res.send(404, 'missing');\n"
+        "  res.redirect('back');\n"
+        "  const list = [];\n"
+        "  list.push(id);\n"
+        "});\n"
+    ),
+    "js/ids.js": "const uuidv4 = require('uuid/v4');\nconst { v1 } = require('uuid');\nmodule.exports = () => uuidv4();\n",
+    "js/lo.js": "const _ = require('lodash');\nmodule.exports = (xs) => _.pluck(xs, 'id');\n",
+    "js/other.js": "// _.pluck is gone\nconst s = '_.pluck';\nconst _ = require('underscore');\n_.pluck([], 'x');\n",
+}
+
+
+@pytest.fixture(scope="module")
+def symbols(tmp_path_factory):
+    root = tmp_path_factory.mktemp("checkout")
+    write_tree(root, FILES)
+    return SymbolSearch(CodeSearch(root, Settings()))
+
+
+def found(result, evidence="strong"):
+    return sorted({(h.path, h.line) for h in result.hits if h.evidence == evidence})
+
+
+def test_list_append_is_not_dataframe_append(symbols):
+    r = symbols.search("pip", "pandas", "DataFrame.append")
+    assert found(r) == [("py/frames.py", 9)]  # df.append on a frame made by pandas
+    assert r.excluded.get("receiver is a plain value (list, dict, string)") == 1
+    assert r.excluded.get("in comments") == 1
+
+
+def test_alias_qualifier(symbols):
+    r = symbols.search("pip", "numpy", "np.float_")
+    assert found(r) == [("py/arrays.py", 3)]
+
+
+def test_engine_execute_is_not_conn_execute(symbols):
+    r = symbols.search("pip", "SQLAlchemy", "Engine.execute")
+    assert found(r) == [("py/db.py", 4)]
+    assert found(r, "weak") == [("py/db.py", 6)]
+
+
+def test_dist_name_differs_from_import_name(symbols):
+    r = symbols.search("pip", "Pillow", "Image.ANTIALIAS")
+    assert found(r) == [("py/images.py", 5)]
+
+
+def test_required_argument(symbols):
+    r = symbols.search("pip", "PyYAML", "yaml.load", kind="required_arg", arg="Loader")
+    assert found(r) == [("py/loader.py", 4)]
+
+
+def test_keyword_parameter_and_positional(symbols):
+    r = symbols.search("pip", "pandas", "line_terminator", kind="parameter", of="to_csv")
+    assert found(r) == [("py/frames.py", 10)]
+    r = symbols.search("pip", "pandas", "sort_values", kind="positional", max_positional=1)
+    assert found(r) == [("py/frames.py", 11)]
+
+
+def test_stdlib_json_is_not_flask_json(symbols):
+    r = symbols.search("pip", "Flask", "json.JSONEncoder")
+    assert found(r) == [("py/jsonuse.py", 5)]
+    assert r.excluded.get("belongs to another module") == 1
+
+
+def test_not_awaited_calls(symbols):
+    r = symbols.search("pip", "pkgasync", "fetch", kind="async")
+    assert found(r) == [("py/aio.py", 5)]
+
+
+def test_config_key_counts_code_and_strings(symbols):
+    r = symbols.search("pip", "pkgconf", "MAX_RETRIES", kind="config_key")
+    assert ("py/settings.py", 1) in found(r)
+
+
+def test_removed_submodule(symbols):
+    r = symbols.search("pip", "cachetools", "cachetools.ttl", kind="module_path")
+    assert found(r) == [("py/submods.py", 1)]
+
+
+def test_esm_only_package_breaks_commonjs_require_only(symbols):
+    r = symbols.search("npm", "node-fetch", "node-fetch", kind="module")
+    assert found(r) == [("js/fetcher.js", 2)]
+
+
+def test_js_option_parameter(symbols):
+    r = symbols.search("npm", "node-fetch", "timeout", kind="parameter")
+    assert found(r) == [("js/esm/fetcher.js", 2), ("js/fetcher.js", 4)]
+
+
+def test_conventional_receiver_names(symbols):
+    r = symbols.search("npm", "express", "req.param")
+    assert found(r) == [("js/routes.js", 5)]
+    r = symbols.search("npm", "express", "app.param(fn)", kind="signature")
+    assert found(r) == []
+
+
+def test_call_signatures_and_literals(symbols):
+    r = symbols.search("npm", "express", "res.send(status, body)", kind="signature")
+    assert found(r) == [("js/routes.js", 7)]
+    r = symbols.search("npm", "express", "res.send(status)", kind="signature")
+    assert found(r) == []  # res.send('ok') passes a string, not a status
+    r = symbols.search("npm", "express", "res.redirect", kind="literal_arg", arg="back")
+    assert found(r) == [("js/routes.js", 8)]
+
+
+def test_subpath_entry_points(symbols):
+    r = symbols.search("npm", "uuid", "uuid/v4", kind="subpath")
+    assert found(r) == [("js/ids.js", 1)]
+
+
+def test_alias_of_another_package_does_not_count(symbols):
+    r = symbols.search("npm", "lodash", "_.pluck")
+    assert found(r) == [("js/lo.js", 2)]
+    assert r.excluded.get("belongs to another module") == 1
+    assert r.excluded.get("in comments") == 1
+
+
+def test_constructor_parameters_are_searched_on_the_class(tmp_path):
+    write_tree(
+        tmp_path, {"app.py": "from pkgx import Client\n\nc = Client(retries=3)\nd = Client()\n"}
+    )
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search("pip", "pkgx", "retries", kind="parameter", of="Client.__init__")
+    assert found(r) == [("app.py", 3)]
