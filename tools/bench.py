@@ -52,8 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_repo import World, make_world  # noqa: E402
 from bench_world import make_deps, write_upstream  # noqa: E402
 
-from depbot.fakes.model_server import ModelServer, rules_responder  # noqa: E402
+from depbot.fakes.model_server import ModelServer  # noqa: E402
 from depbot.fakes.upstream import FakeUpstream  # noqa: E402
+from depbot.models.rules import rules_responder  # noqa: E402
 
 UNLIMITED = 10**12
 TARGETS = {  # name: (description, limit)
@@ -83,8 +84,8 @@ def child(spec_path: str) -> int:
     """Run one triage as the spec says; write what it measured next to the spec."""
     from depbot.core.settings import Settings
     from depbot.models.openai_chat import OpenAIChatModel
+    from depbot.pipeline.run import triage
     from depbot.records.update import Update
-    from depbot.triage.run import triage
 
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     settings = Settings(

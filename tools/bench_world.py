@@ -9,7 +9,7 @@ removed, see ``bench_repo``), the other seven are not (the code does not use it;
 while a comment still names it). ``Dep.truth`` is the verdict a careful reviewer gives.
 
 ``write_upstream`` writes ``upstream/<eco>/<pkg>/`` for them (the layout of
-``depbot.fakeupstream``): a changelog file in one of several heading styles (Keep a
+``depbot.fakes.upstream``): a changelog file in one of several heading styles (Keep a
 Changelog, plain Markdown, reStructuredText, ``### vX / date``), or GitHub releases only
 (``releases.json``), or both, with older history and some long patch notes; ``meta.json``
 names the GitHub repository.

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from depbot.fakes.loopback import LoopbackServer, Reply  # noqa: E402
-from tests.helpers.fake_registry import FakeUpstream  # noqa: E402
+from tests.helpers.fake_registry import FakeRegistry  # noqa: E402
 
 DEFAULT_DATA = {
     "pip": {
@@ -45,8 +45,8 @@ DEFAULT_DATA = {
 }
 
 
-def build(data: dict) -> FakeUpstream:
-    fake = FakeUpstream()
+def build(data: dict) -> FakeRegistry:
+    fake = FakeRegistry()
     for name, entry in (data.get("pip") or {}).items():
         entry = {"versions": entry} if isinstance(entry, list) else entry
         fake.add_pypi(name, *entry["versions"], yanked=tuple(entry.get("yanked", ())))

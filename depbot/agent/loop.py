@@ -1,33 +1,40 @@
-"""The triage loop: one plain for-loop over rounds.
+"""The triage loop, in small steps: ``run`` → ``step`` → ``query`` / ``execute``.
 
-Call the model; a reply without tool calls is a final message; otherwise run every tool
-call of the reply, feed back the results and go on. Every conversation ends with a named
-exit status and never with one more unbudgeted model call.
+``query`` checks the budget and asks the model; a reply without tool calls is a final
+message (or earns a nudge); otherwise ``execute`` runs every tool call of the reply and
+feeds the results back. Each way out is an exception of ``exits`` carrying its status,
+so every conversation ends with a named exit status and never with one more unbudgeted
+model call.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from depbot.agent.exits import (
+    EXIT_STATUSES,
+    ConversationExit,
+    Finished,
+    FormatErrors,
+    ModelUnavailable,
+    StepLimit,
+    TimeBudget,
+    TokenBudget,
+)
+from depbot.agent.observations import Outcome
 from depbot.agent.prompts import nudge_prompt
-from depbot.agent.toolbox import MAX_CALLS_PER_REPLY, Outcome, Toolbox, tool_specs
+from depbot.agent.specs import tool_specs
+from depbot.agent.toolbox import Toolbox
 from depbot.agent.trace import Trace
 from depbot.core.errors import ModelError
-from depbot.models.base import Model, Usage, estimate_tokens
+from depbot.core.tokens import estimate_tokens
+from depbot.models.base import Model, ModelReply, Usage
 
-EXIT_STATUSES = (
-    "finished",
-    "step_limit",
-    "token_budget",
-    "time_budget",
-    "format_errors",
-    "model_unavailable",
-)
+__all__ = ["EXIT_STATUSES", "Budget", "ConversationResult", "Conversation", "run_conversation"]
 
 
 @dataclass
@@ -68,37 +75,199 @@ class ConversationResult:
     detail: str = ""
 
 
-def _execute_all(toolbox: Toolbox, calls: list[dict[str, Any]]) -> list[Outcome]:
-    def one(i_call: tuple[int, dict[str, Any]]) -> Outcome:
-        i, call = i_call
-        fn = call.get("function") or {}
-        if i >= MAX_CALLS_PER_REPLY:
-            return toolbox._fail(
-                f"refused: too many tool calls in one reply (limit {MAX_CALLS_PER_REPLY})",
-                "refused",
-            )
-        args = fn.get("arguments")
-        if not isinstance(args, str):
-            args = json.dumps(args)
-        t0 = time.monotonic()
-        outcome = toolbox.execute(str(fn.get("name") or ""), args)
-        outcome.seconds = round(time.monotonic() - t0, 3)
-        return outcome
+@dataclass(frozen=True)
+class LoopConfig:
+    max_rounds: int
+    max_format_errors: int
+    model_retries: int = 2
+    retry_backoff: float = 0.5
+    compact: bool = True  # shrink results the model has answered to their compact form
 
+
+def _tool_name(call: dict[str, Any]) -> Any:
+    return (call.get("function") or {}).get("name")
+
+
+def execute_reply(toolbox: Toolbox, calls: list[dict[str, Any]]) -> list[Outcome]:
+    """Run the tool calls of one reply; the outcomes in call order."""
     # conclusions first, one at a time in reply order: each is judged on the facts the
     # model had when it wrote the reply (never on a fetch or search of the same reply), and
     # of two conclusions for one update the first counts, whatever the thread timing
     done: dict[int, Outcome] = {}
     for i, call in enumerate(calls):
-        if (call.get("function") or {}).get("name") == "conclude":
-            done[i] = one((i, call))
+        if _tool_name(call) == "conclude":
+            done[i] = toolbox.execute_call(call, i)
     rest = [(i, c) for i, c in enumerate(calls) if i not in done]
     if len(rest) <= 1:
-        done.update((i, one((i, c))) for i, c in rest)
+        done.update((i, toolbox.execute_call(c, i)) for i, c in rest)
     else:
         with ThreadPoolExecutor(max_workers=min(8, len(rest))) as pool:
-            done.update(zip((i for i, _ in rest), pool.map(one, rest), strict=True))
+            outcomes = pool.map(lambda ic: toolbox.execute_call(ic[1], ic[0]), rest)
+            done.update(zip((i for i, _ in rest), outcomes, strict=True))
     return [done[i] for i in range(len(calls))]
+
+
+class Conversation:
+    """One conversation of one batch; ``messages`` grows in place."""
+
+    def __init__(
+        self,
+        model: Model,
+        toolbox: Toolbox,
+        messages: list[dict[str, Any]],
+        *,
+        conv: str,
+        budget: Budget,
+        trace: Trace,
+        config: LoopConfig,
+    ) -> None:
+        self.model, self.toolbox, self.messages = model, toolbox, messages
+        self.conv, self.budget, self.trace, self.config = conv, budget, trace, config
+        self.result = ConversationResult(conv=conv, status="step_limit")
+        self.tools = tool_specs()
+        self.round = 0
+        self.sent = 0  # messages[:sent] are in the trace already
+        self.format_errors = 0
+        self.compact_forms: dict[str, str] = {}  # tool call id -> its result's compact form
+        self.round_of: dict[str, int] = {}  # tool call id -> the round it was made in
+
+    def run(self) -> ConversationResult:
+        started = time.monotonic()
+        try:
+            while True:
+                self.step()
+        except ConversationExit as end:
+            res = self.result
+            res.status, res.detail = end.status, end.detail
+            res.seconds = round(time.monotonic() - started, 3)
+            self.trace.write(
+                "exit", conv=self.conv, status=end.status, rounds=res.rounds, detail=end.detail
+            )
+            return res
+
+    def step(self) -> None:
+        if self.round >= self.config.max_rounds:
+            raise StepLimit()
+        self.round += 1
+        calls = self.query().get("tool_calls") or []
+        if not calls:
+            self.stop_or_nudge()
+            return
+        self.execute(calls)
+        if self.config.compact:
+            self.shrink_answered()
+        if self.toolbox.all_concluded():
+            raise Finished()
+
+    # -- query ---------------------------------------------------------------------------------
+
+    def query(self) -> dict[str, Any]:
+        """Check the budget, ask the model, record its reply; the reply's message."""
+        if self.budget.out_of_time():
+            raise TimeBudget()
+        if self.budget.would_exceed(estimate_tokens(self.messages)):
+            raise TokenBudget()
+        t0 = time.monotonic()
+        reply = self.complete()
+        res, usage = self.result, reply.usage
+        res.rounds = self.round
+        self.budget.charge(usage)
+        res.prompt_tokens += usage.prompt_tokens
+        res.completion_tokens += usage.completion_tokens
+        self.messages.append(reply.message)
+        self.trace.write(
+            "round",
+            conv=self.conv,
+            round=self.round,
+            sent=self.messages[self.sent : -1],
+            reply=reply.message,
+            usage={
+                "prompt_tokens": usage.prompt_tokens,
+                "completion_tokens": usage.completion_tokens,
+            },
+            seconds=round(time.monotonic() - t0, 3),
+        )
+        self.sent = len(self.messages)
+        return reply.message
+
+    def complete(self) -> ModelReply:
+        """One model call, retried (bounded, with backoff) while its errors are transient."""
+        retries = self.config.model_retries
+        for attempt in range(retries + 1):
+            try:
+                return self.model.complete(self.messages, self.tools)
+            except ModelError as exc:
+                self._model_error(attempt, str(exc))
+                if not exc.transient or attempt == retries or self.budget.out_of_time():
+                    raise ModelUnavailable(str(exc)) from exc
+                time.sleep(min(self.config.retry_backoff * (2**attempt), 30.0))
+            except Exception as exc:  # noqa: BLE001 - a broken model adapter ends this conversation only
+                detail = f"the model failed unexpectedly ({type(exc).__name__})"
+                self._model_error(attempt, detail)
+                raise ModelUnavailable(detail) from exc
+        raise AssertionError(f"model_retries must be 0 or more, not {retries}")
+
+    def _model_error(self, attempt: int, error: str) -> None:
+        self.trace.write(
+            "model_error", conv=self.conv, round=self.round, attempt=attempt + 1, error=error
+        )
+
+    # -- execute -------------------------------------------------------------------------------
+
+    def stop_or_nudge(self) -> None:
+        """A reply without tool calls: the end if every update is concluded, else a nudge."""
+        if self.toolbox.all_concluded():
+            raise Finished()
+        self._format_error("the model stopped without concluding every update")
+        nudge = nudge_prompt([u.package for u in self.toolbox.open_updates()])
+        self.trace.write("nudge", conv=self.conv, round=self.round, message=nudge)
+        self.messages.append({"role": "user", "content": nudge})
+
+    def execute(self, calls: list[dict[str, Any]]) -> None:
+        """Run the reply's tool calls and answer each with its result."""
+        outcomes = execute_reply(self.toolbox, calls)
+        for call, outcome in zip(calls, outcomes, strict=True):
+            self._answer(call, outcome)
+        if all(o.guard == "invalid" for o in outcomes):
+            self._format_error("repeated malformed tool calls")
+        else:
+            self.format_errors = 0
+
+    def _answer(self, call: dict[str, Any], outcome: Outcome) -> None:
+        call_id = str(call.get("id") or "")
+        self.messages.append({"role": "tool", "tool_call_id": call_id, "content": outcome.content})
+        if outcome.compact:
+            self.compact_forms[call_id] = outcome.compact
+        self.round_of[call_id] = self.round
+        res = self.result
+        res.tool_calls += 1
+        res.refused += outcome.guard in ("repeat", "refused")
+        res.rejected += outcome.guard == "rejected"
+        self.trace.write(
+            "tool",
+            conv=self.conv,
+            round=self.round,
+            call_id=call_id,
+            name=_tool_name(call),
+            result=outcome.content,
+            guard=outcome.guard,
+            error_detail=outcome.error_detail if outcome.error_detail != outcome.content else "",
+            seconds=outcome.seconds,
+        )
+
+    def _format_error(self, detail: str) -> None:
+        self.format_errors += 1
+        if self.format_errors >= self.config.max_format_errors:
+            raise FormatErrors(detail)
+
+    def shrink_answered(self) -> None:
+        """Results the model has already answered to go back in their compact form."""
+        for m in self.messages:
+            cid = m.get("tool_call_id")
+            if m.get("role") != "tool" or cid not in self.compact_forms:
+                continue
+            if self.round_of.get(cid, self.round) < self.round:
+                m["content"] = self.compact_forms.pop(cid)
 
 
 def run_conversation(
@@ -116,107 +285,8 @@ def run_conversation(
     compact: bool = True,
 ) -> ConversationResult:
     """Run one conversation to its end; ``messages`` grows in place."""
-    res = ConversationResult(conv=conv, status="step_limit")
-    started = time.monotonic()
-    tools = tool_specs()
-    compact_forms: dict[str, str] = {}
-    round_of: dict[str, int] = {}
-    sent = 0
-    format_errors = 0
-
-    def end(status: str, detail: str = "") -> ConversationResult:
-        res.status, res.detail = status, detail
-        res.seconds = round(time.monotonic() - started, 3)
-        trace.write("exit", conv=conv, status=status, rounds=res.rounds, detail=detail)
-        return res
-
-    for rnd in range(1, max_rounds + 1):
-        if budget.out_of_time():
-            return end("time_budget")
-        if budget.would_exceed(estimate_tokens(messages)):
-            return end("token_budget")
-        t0 = time.monotonic()
-        reply = None
-        for attempt in range(model_retries + 1):
-            try:
-                reply = model.complete(messages, tools)
-                break
-            except ModelError as exc:
-                trace.write(
-                    "model_error", conv=conv, round=rnd, attempt=attempt + 1, error=str(exc)
-                )
-                if not exc.transient or attempt == model_retries or budget.out_of_time():
-                    return end("model_unavailable", str(exc))
-                time.sleep(min(retry_backoff * (2**attempt), 30.0))
-            except Exception as exc:  # noqa: BLE001 - a broken model adapter ends this conversation only
-                detail = f"the model failed unexpectedly ({type(exc).__name__})"
-                trace.write("model_error", conv=conv, round=rnd, attempt=attempt + 1, error=detail)
-                return end("model_unavailable", detail)
-        assert reply is not None
-        res.rounds = rnd
-        budget.charge(reply.usage)
-        res.prompt_tokens += reply.usage.prompt_tokens
-        res.completion_tokens += reply.usage.completion_tokens
-        message = reply.message
-        messages.append(message)
-        trace.write(
-            "round",
-            conv=conv,
-            round=rnd,
-            sent=messages[sent:-1],
-            reply=message,
-            usage={
-                "prompt_tokens": reply.usage.prompt_tokens,
-                "completion_tokens": reply.usage.completion_tokens,
-            },
-            seconds=round(time.monotonic() - t0, 3),
-        )
-        sent = len(messages)
-        calls = message.get("tool_calls") or []
-        if not calls:
-            if toolbox.all_concluded():
-                return end("finished")
-            format_errors += 1
-            if format_errors >= max_format_errors:
-                return end("format_errors", "the model stopped without concluding every update")
-            nudge = nudge_prompt([u.package for u in toolbox.open_updates()])
-            trace.write("nudge", conv=conv, round=rnd, message=nudge)
-            messages.append({"role": "user", "content": nudge})
-            continue
-        outcomes = _execute_all(toolbox, calls)
-        for call, outcome in zip(calls, outcomes, strict=True):
-            call_id = str(call.get("id") or "")
-            messages.append({"role": "tool", "tool_call_id": call_id, "content": outcome.content})
-            if outcome.compact:
-                compact_forms[call_id] = outcome.compact
-            round_of[call_id] = rnd
-            res.tool_calls += 1
-            res.refused += outcome.guard in ("repeat", "refused")
-            res.rejected += outcome.guard == "rejected"
-            trace.write(
-                "tool",
-                conv=conv,
-                round=rnd,
-                call_id=call_id,
-                name=(call.get("function") or {}).get("name"),
-                result=outcome.content,
-                guard=outcome.guard,
-                error_detail=outcome.error_detail
-                if outcome.error_detail != outcome.content
-                else "",
-                seconds=outcome.seconds,
-            )
-        if all(o.guard == "invalid" for o in outcomes):
-            format_errors += 1
-            if format_errors >= max_format_errors:
-                return end("format_errors", "repeated malformed tool calls")
-        else:
-            format_errors = 0
-        # results the model has already answered to shrink to their compact form
-        for m in messages if compact else ():
-            cid = m.get("tool_call_id")
-            if m.get("role") == "tool" and cid in compact_forms and round_of.get(cid, rnd) < rnd:
-                m["content"] = compact_forms.pop(cid)
-        if toolbox.all_concluded():
-            return end("finished")
-    return end("step_limit")
+    config = LoopConfig(max_rounds, max_format_errors, model_retries, retry_backoff, compact)
+    conversation = Conversation(
+        model, toolbox, messages, conv=conv, budget=budget, trace=trace, config=config
+    )
+    return conversation.run()

@@ -1,4 +1,4 @@
-"""Prompt building from the templates in ``depbot/prompts/``. Pure (the templates are package data)."""
+"""Prompt building from the templates in ``depbot/agent/templates/``. Pure (the templates are package data)."""
 
 from __future__ import annotations
 

@@ -43,34 +43,30 @@ from typing import TypeVar
 
 from depbot.changelogs.discovery import (
     CHANGELOG_FILE,
-    CHANGELOG_NAMES,
     CONTEXT_LINES,
     MAX_FILES_READ,
     MAX_RELEASE_PAGES,
     PER_PAGE,
-    ChangelogResult,
-    FetchState,
     candidate_rank,
-    github_problem,
     parse_github_link,
-    registry_problem,
 )
+from depbot.changelogs.problems import github_problem, registry_problem
+from depbot.changelogs.result import ChangelogResult, FetchState
 from depbot.changelogs.sections import (
     Section,
-    deprecation_notes,
     describe_versions,
     heading_version,
     parse_sections,
     pick_tags,
-    removes_deprecated,
     slice_range,
-    trim_to_budget,
     version_key,
 )
+from depbot.changelogs.trim import deprecation_notes, removes_deprecated, trim_to_budget
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
 from depbot.github.client import Entry, GitHubClient, Release
+from depbot.records.names import canonical_name
 from depbot.records.versions import Version, normalize_ecosystem, update_type
 from depbot.updates.registries import PackageInfo, Registries
 
@@ -109,8 +105,7 @@ class ChangelogFetcher:
         except ValueError as exc:
             raise ToolError(str(exc)) from None
         name = package.strip()
-        key_name = re.sub(r"[-_.]+", "-", name.lower()) if eco == "pip" else name.lower()
-        key = (eco, key_name, old.strip(), new.strip())
+        key = (eco, canonical_name(eco, name), old.strip(), new.strip())
         with self._lock:
             lock = self._key_locks.setdefault(key, threading.Lock())
         with lock:
@@ -495,11 +490,4 @@ class ChangelogFetcher:
         )
 
 
-__all__ = [
-    "CHANGELOG_NAMES",
-    "ChangelogFetcher",
-    "ChangelogResult",
-    "github_problem",
-    "parse_github_link",
-    "registry_problem",
-]
+__all__ = ["ChangelogFetcher"]

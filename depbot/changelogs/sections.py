@@ -17,9 +17,8 @@ compared with PEP 440 (pip) or semver (npm), so ``1.2.3`` never stands for ``1.2
 ``1.0`` equals ``1.0.0``.
 
 ``slice_range`` picks the sections an update ``old -> new`` brings (``old < v <= new``),
-newest first, whatever order the file used. ``trim_to_budget`` (from ``changelog_trim``)
-cuts the text down to a size budget while keeping every line that tells of a breaking
-change whole.
+newest first, whatever order the file used (``trim.trim_to_budget`` then cuts them down to
+a size budget).
 ``tag_version`` reads a release tag (``v1.2.3``, ``@scope/pkg@1.2.3``, ``pkg-v1.2.3``, …).
 """
 
@@ -33,27 +32,18 @@ from depbot.changelogs.markup import ATX as _ATX
 from depbot.changelogs.markup import BULLET as _BULLET
 from depbot.changelogs.markup import FENCE as _FENCE
 from depbot.changelogs.markup import is_punct_run as _is_punct_run
-from depbot.changelogs.trim import (
-    BREAKING_WORDS,
-    deprecation_notes,
-    removes_deprecated,
-    trim_to_budget,
-)
+from depbot.records.names import normalize
 from depbot.records.versions import Version, parse_version
 
 __all__ = [
-    "BREAKING_WORDS",
     "Section",
-    "deprecation_notes",
     "describe_versions",
     "heading_version",
     "parse_sections",
     "pick_tags",
-    "removes_deprecated",
     "section_key",
     "slice_range",
     "tag_version",
-    "trim_to_budget",
     "version_key",
 ]
 
@@ -476,7 +466,7 @@ _GENERIC_PREFIXES = frozenset({"release", "releases", "rel", "version", "ver", "
 
 
 def _norm_name(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name.strip().lower())
+    return normalize(name.strip())
 
 
 def tag_version(tag: str, package: str) -> tuple[str, str] | None:

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from depbot.changelogs.markup import ATX as _ATX
 from depbot.changelogs.markup import BULLET as _BULLET
 from depbot.changelogs.markup import FENCE as _FENCE
 from depbot.changelogs.markup import is_punct_run as _is_punct_run
-
-if TYPE_CHECKING:
-    from depbot.changelogs.sections import Section
+from depbot.changelogs.sections import Section
 
 __all__ = ["BREAKING_WORDS", "deprecation_notes", "removes_deprecated", "trim_to_budget"]
 

@@ -4,7 +4,7 @@ The composite action (``action.yml``) passes its inputs to ``python -m depbot.cl
 as ``DEPBOT_INPUT_*`` environment variables (never by pasting ``${{ }}`` into a script).
 This module turns them into the ``depbot triage`` / ``depbot publish`` argument lists and
 turns a finished report into ``$GITHUB_OUTPUT`` lines and a job-summary footer. The file
-and process work lives in ``actions_step``.
+and process work lives in ``depbot.cli.actions``.
 
 Also ``mark_pull_request``: updates read from a file (``dependabot/fetch-metadata``'s
 ``updated-dependencies-json``) carry no pull request; ``depbot triage --pr`` marks them as
@@ -23,7 +23,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from depbot.core.errors import InputError
-from depbot.records.update import Update, update_from_record
+from depbot.records.update import Update
+from depbot.updates.files import update_from_record
 
 # action input name -> environment variable the action sets for the main step
 INPUT_ENV: dict[str, str] = {

@@ -1,6 +1,6 @@
 """The main step of the GitHub Action: ``python -m depbot.cli.actions [triage|publish]``.
 
-``triage`` (the default) reads the action's inputs from ``DEPBOT_INPUT_*`` (see ``gha``),
+``triage`` (the default) reads the action's inputs from ``DEPBOT_INPUT_*`` (see ``action_inputs``),
 writes ``updates-json`` to a file when given, runs ``depbot triage`` (which appends its
 verdict table to ``$GITHUB_STEP_SUMMARY``), then appends where the files are to the
 summary and writes the step outputs (report path, output folder, drafts folder, counts,
@@ -36,7 +36,6 @@ from depbot.cli.action_inputs import (
     triage_argv,
 )
 from depbot.core.errors import InputError
-from depbot.output.report import write_step_summary
 
 # settings a blank action input must not turn into an empty value (an empty base URL)
 _DROP_WHEN_BLANK = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "DEPBOT_MODEL")
@@ -68,6 +67,20 @@ def write_outputs(env: Mapping[str, str], outputs: Mapping[str, str]) -> bool:
         return False
     with open(target, "a", encoding="utf-8") as fh:
         fh.write(format_outputs(outputs))
+    return True
+
+
+def write_step_summary(path: str | Path | None, markdown: str) -> bool:
+    """Append ``markdown`` to ``path`` (default ``$GITHUB_STEP_SUMMARY``); False when unset.
+
+    The one writer of the job summary: ``depbot triage`` appends its verdict table, the
+    step appends where the files are.
+    """
+    target = path or os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return False
+    with open(target, "a", encoding="utf-8") as fh:
+        fh.write(markdown if markdown.endswith("\n") else markdown + "\n")
     return True
 
 

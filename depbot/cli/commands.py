@@ -47,6 +47,16 @@ def _print_result(result, out_dir: Path) -> None:
         )
 
 
+def _job_summary(result) -> None:
+    """In GitHub Actions the verdict table goes to the job summary too (the library writes none)."""
+    from depbot.cli.actions import write_step_summary
+    from depbot.output.drafts import render_step_summary
+
+    write_step_summary(
+        None, render_step_summary(result.verdicts, report_path=str(result.report_path))
+    )
+
+
 @click.command("triage")
 @update_source_options
 @_model_option
@@ -105,8 +115,8 @@ def triage_command(
       depbot triage --resume out/             finish a run that was killed
     """
     from depbot.core.settings import Settings
-    from depbot.models.base import make_model
-    from depbot.triage.run import triage
+    from depbot.models import make_model
+    from depbot.pipeline.run import triage
     from depbot.updates.sources import collect_updates
 
     check_one_source(ctx, updates_file, dependabot)
@@ -139,6 +149,7 @@ def triage_command(
         resume=resume is not None,
         repo_label=dependabot or None,
     )
+    _job_summary(result)
     _print_result(result, target)
 
 
@@ -201,7 +212,8 @@ def eval_command(
 
 @click.command("demo")
 @click.option("-o", "--out", "out_dir", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
-              help="Where to write the demo's report and drafts (default: a new temporary folder).")  # fmt: skip
+              help="Where report.json, drafts/ and trace.jsonl go (default: out/ in a new "
+              "temporary folder).")  # fmt: skip
 @_model_option
 @fail_cleanly
 def demo_command(out_dir: Path | None, model: str | None) -> None:
@@ -210,14 +222,17 @@ def demo_command(out_dir: Path | None, model: str | None) -> None:
     The example checkout, its week of updates and the release notes of its
     packages ship inside depbot; a loopback fake of the registries and GitHub
     serves them, and the built-in rules model does the triage. Nothing leaves
-    this machine.
+    this machine. DIR gets what `depbot triage --out DIR` writes; the copy of
+    the example checkout and the cache go to a new temporary folder.
     """
     from depbot.evals.demo import run_demo
 
-    target = out_dir or Path(tempfile.mkdtemp(prefix="depbot-demo-"))
-    result = run_demo(target, model=model or "rules", progress=_say(False))
-    _print_result(result, target / "out")
-    click.echo(f"checkout: {target / 'repo'}")
+    work = Path(tempfile.mkdtemp(prefix="depbot-demo-"))
+    out = out_dir or work / "out"
+    result = run_demo(out, work_dir=work, model=model or "rules", progress=_say(False))
+    _job_summary(result)
+    _print_result(result, out)
+    click.echo(f"checkout: {work / 'repo'} (cache: {work / 'cache'})")
 
 
 @click.group("trace")

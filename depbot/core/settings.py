@@ -18,7 +18,7 @@ DEFAULT_PYPI_URL = "https://pypi.org"
 DEFAULT_NPM_URL = "https://registry.npmjs.org"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 
-# Directories the code search never enters (each a setting; see search.py for how they apply).
+# Directories the code search never enters (each a setting; see search/code.py for how they apply).
 DEFAULT_EXCLUDE_DIRS = (
     ".git",
     "node_modules",

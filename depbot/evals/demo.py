@@ -6,12 +6,13 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
+from depbot.core.errors import InputError
 from depbot.core.settings import Settings
 from depbot.evals.run import git_checkout
 from depbot.evals.scenarios import load_scenario
 from depbot.fakes.upstream import FakeUpstream
-from depbot.models.base import make_model
-from depbot.triage.run import TriageResult, triage
+from depbot.models import make_model
+from depbot.pipeline.run import TriageResult, triage
 
 
 def demo_dir() -> Path:
@@ -19,19 +20,30 @@ def demo_dir() -> Path:
 
 
 def run_demo(
-    target: Path, *, model: str = "rules", progress: Callable[[str], None] | None = None
+    out_dir: Path,
+    *,
+    work_dir: Path,
+    model: str = "rules",
+    progress: Callable[[str], None] | None = None,
 ) -> TriageResult:
-    """Copy the example checkout to ``target/repo``, serve its upstream, triage into ``target/out``."""
+    """Triage the example into ``out_dir`` as ``depbot triage --out`` does.
+
+    The copy of the example checkout goes to ``work_dir/repo`` and the cache to
+    ``work_dir/cache``; ``work_dir`` must not be inside ``out_dir`` (they would mix).
+    """
+    out_dir, work_dir = Path(out_dir), Path(work_dir)
+    if work_dir.resolve().is_relative_to(out_dir.resolve()):
+        raise InputError(f"the demo's work folder {str(work_dir)!r} is inside its output folder")
     sc = load_scenario(demo_dir())
-    target.mkdir(parents=True, exist_ok=True)
-    repo = target / "repo"
+    work_dir.mkdir(parents=True, exist_ok=True)
+    repo = work_dir / "repo"
     if not repo.exists():
         git_checkout(sc.repo, repo)
     base = Settings.from_env()
     with FakeUpstream(sc.upstream, sc.faults, versions=sc.versions(), retry_after=0.5) as up:
         settings = base.replace(
             **up.settings_overrides(),
-            cache_dir=target / "cache",
+            cache_dir=work_dir / "cache",
             github_token=None,
             http_timeout=5.0,
         )
@@ -42,7 +54,7 @@ def run_demo(
             repo=repo,
             updates=sc.updates,
             model=make_model(model, settings),
-            out_dir=target / "out",
+            out_dir=out_dir,
             progress=progress,
             repo_label="inventory-dashboard (demo)",
         )

@@ -22,8 +22,8 @@ from typing import Any
 from depbot.core.settings import Settings
 from depbot.evals.scenarios import Scenario, find_scenarios, load_scenario
 from depbot.fakes.upstream import FakeUpstream
-from depbot.models.base import make_model
-from depbot.triage.run import triage
+from depbot.models import make_model
+from depbot.pipeline.run import triage
 
 STAT_KEYS = ("turns", "tool_calls", "prompt_tokens", "completion_tokens", "seconds")
 EXTRA_KEYS = ("repeated_calls_refused", "integrity_rejections")

@@ -13,7 +13,8 @@ from typing import Any
 
 from depbot.core.errors import InputError
 from depbot.fakes.upstream import FAULT_KINDS as FAKE_FAULT_KINDS
-from depbot.records.update import Update, update_from_record
+from depbot.records.update import Update
+from depbot.updates.files import update_from_record
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -2,8 +2,9 @@
 
 It answers each ``POST /v1/chat/completions`` with whatever ``responder(request_json)``
 returns: an assistant message (dict) or a ``loopback.Reply`` for errors (429, 500, ...).
-Tests script it step by step; the benchmark puts the ``rules`` planner behind it with a
-fixed latency, so the real ``openai`` client path runs with realistic decisions.
+Tests script it step by step; the benchmark puts the ``rules`` planner behind it
+(``models.rules.rules_responder``) with a fixed latency, so the real ``openai`` client
+path runs with realistic decisions.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from depbot.core.tokens import estimate_tokens
 from depbot.fakes.loopback import LoopbackServer, Reply, Request
-from depbot.models.base import estimate_tokens
 
 Responder = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
 
@@ -87,21 +88,3 @@ class ModelServer:
 
     def __exit__(self, *exc: object) -> None:
         self.server.stop()
-
-
-def rules_responder(*, max_calls: int | None = None) -> Responder:
-    """Answer with the built-in planner's decisions, as a remote model would.
-
-    ``max_calls=1`` makes it a one-tool-call-per-round model (the classic naive loop):
-    the planner re-reads the conversation every time, so the calls it could not make in
-    one reply come back in the next.
-    """
-    from depbot.models.rules import plan
-
-    def respond(body: dict[str, Any]) -> dict[str, Any]:
-        message = plan(body.get("messages", []))
-        if max_calls is not None and message.get("tool_calls"):
-            message = {**message, "tool_calls": message["tool_calls"][:max_calls]}
-        return message
-
-    return respond

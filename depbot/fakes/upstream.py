@@ -59,8 +59,9 @@ from packaging.version import Version as PepVersion
 from depbot.fakes import upstream_github as fake_github
 from depbot.fakes.loopback import LoopbackServer, Reply, Request
 from depbot.fakes.upstream_github import TAG_VERSION as _TAG_VERSION
+from depbot.records.names import canonical_name, normalize
+from depbot.records.repository import parse_repository
 from depbot.records.versions import parse_version
-from depbot.updates.registries import parse_repository
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -89,7 +90,7 @@ _CHANGELOG_NAME = re.compile(
     r"|updates)(\.[a-z]+)?$",
     re.IGNORECASE,
 )
-# deliberately simple and independent of depbot.changelog_parse: a line that starts with a
+# deliberately simple and independent of depbot.changelogs.sections: a line that starts with a
 # version (after #, [, "Version", v) and carries nothing else but a date or a link
 _HEADING_VERSION = re.compile(
     r"^\s{0,3}(?:#+\s*)?(?:\*\*)?\[?(?:version\s+|release\s+)?v?"
@@ -98,14 +99,6 @@ _HEADING_VERSION = re.compile(
     re.IGNORECASE,
 )
 _REST_OK = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:[-\u2013/(]\s*.*|\(.*\)|)\s*$")
-
-
-def pep503(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def _pkg_key(ecosystem: str, name: str) -> str:
-    return pep503(name) if ecosystem == "pip" else name.lower()
 
 
 def _canonical(ecosystem: str, text: str) -> str | None:
@@ -236,7 +229,7 @@ class FakeUpstream:
     def _load(self, versions: dict[tuple[str, str], list[str]]) -> None:
         extra: dict[tuple[str, str], list[str]] = {}
         for (e, n), v in versions.items():
-            extra.setdefault((e, _pkg_key(e, n)), []).extend(v)
+            extra.setdefault((e, canonical_name(e, n)), []).extend(v)
         for eco_dir in sorted(p for p in self.upstream_dir.iterdir() if p.is_dir()):
             eco = eco_dir.name
             folders: list[tuple[str, Path]] = []
@@ -250,14 +243,16 @@ class FakeUpstream:
                 else:
                     folders.append((folder.name, folder))
             for name, folder in folders:
-                pkg = self._load_package(eco, name, folder, extra.get((eco, _pkg_key(eco, name))))
-                self.packages[(eco, _pkg_key(eco, pkg.name))] = pkg
+                pkg = self._load_package(
+                    eco, name, folder, extra.get((eco, canonical_name(eco, name)))
+                )
+                self.packages[(eco, canonical_name(eco, pkg.name))] = pkg
                 self._by_repo.setdefault(pkg.repo.lower(), []).append(pkg)
         # a package the updates name without an upstream folder: published, with no notes
         for eco, name in versions:
-            if (eco, _pkg_key(eco, name)) not in self.packages:
-                pkg = self._load_package(eco, name, None, extra[(eco, _pkg_key(eco, name))])
-                self.packages[(eco, _pkg_key(eco, name))] = pkg
+            if (eco, canonical_name(eco, name)) not in self.packages:
+                pkg = self._load_package(eco, name, None, extra[(eco, canonical_name(eco, name))])
+                self.packages[(eco, canonical_name(eco, name))] = pkg
                 self._by_repo.setdefault(pkg.repo.lower(), []).append(pkg)
 
     def _load_package(
@@ -340,7 +335,7 @@ class FakeUpstream:
         answer: Any
         m = re.fullmatch(r"/pypi/([^/]+)/json/?", path)
         if m:
-            pkg = self.packages.get(("pip", pep503(unquote(m.group(1)))))
+            pkg = self.packages.get(("pip", normalize(unquote(m.group(1)))))
             pkgs = [pkg] if pkg else []
             fault = self._fault(pkgs, [unquote(m.group(1))], "pip", "registry")
             answer = lambda: self._pypi(pkg) if pkg else _not_found()  # noqa: E731
@@ -371,11 +366,11 @@ class FakeUpstream:
     def _fault(
         self, pkgs: list[_Package], names: list[str], eco: str | None, endpoint: str
     ) -> Reply | None:
-        keys = {(p.ecosystem, _pkg_key(p.ecosystem, p.name)) for p in pkgs}
-        keys |= {(eco, _pkg_key(eco, n)) for n in names if eco}
+        keys = {(p.ecosystem, canonical_name(p.ecosystem, p.name)) for p in pkgs}
+        keys |= {(eco, canonical_name(eco, n)) for n in names if eco}
         with self._lock:
             for i, f in enumerate(self.faults):
-                if not any(_pkg_key(e, f["package"]) == k for e, k in keys):
+                if not any(canonical_name(e, f["package"]) == k for e, k in keys):
                     continue
                 if f["endpoint"] and f["endpoint"] != endpoint:
                     continue

@@ -1,6 +1,6 @@
 """The GitHub REST reply shapes the fake upstream serves (repository, releases, tags, contents).
 
-Pure functions from the fake's data to ``Reply`` values; ``fakeupstream.FakeUpstream`` routes
+Pure functions from the fake's data to ``Reply`` values; ``upstream.FakeUpstream`` routes
 requests to them. The shapes carry what PyGithub reads (and what GitHub sends alongside).
 """
 

@@ -1,17 +1,19 @@
 """The model interface: anything that answers a conversation with a message (and maybe tool calls).
 
 Two kinds sit behind it: ``OpenAIChatModel`` (any OpenAI-compatible endpoint) and
-``RulesModel`` (the built-in deterministic planner). ``make_model`` picks one by name.
+``RulesModel`` (the built-in deterministic planner); ``depbot.models.make_model`` picks one
+by name. ``estimate_tokens`` (from ``core.tokens``) is the usage a model reports when its
+server tells none.
 """
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from depbot.core.settings import Settings
+from depbot.core.tokens import estimate_tokens
+
+__all__ = ["Model", "ModelReply", "Usage", "estimate_tokens"]
 
 
 @dataclass(frozen=True)
@@ -36,23 +38,3 @@ class Model(Protocol):
     def complete(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> ModelReply: ...
-
-
-def estimate_tokens(obj: Any) -> int:
-    """A deterministic token estimate (about four characters a token) for budgets and the rules model."""
-    text = (
-        obj if isinstance(obj, str) else json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    )
-    return math.ceil(len(text) / 4)
-
-
-def make_model(name: str | None, settings: Settings) -> Model:
-    """``rules`` (the default) or a chat model behind an OpenAI-compatible endpoint."""
-    name = (name or settings.model or "rules").strip()
-    if name == "rules":
-        from depbot.models.rules import RulesModel
-
-        return RulesModel()
-    from depbot.models.openai_chat import OpenAIChatModel
-
-    return OpenAIChatModel(name, settings)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import openai
-
 from depbot.core.errors import ConfigError, ModelError
 from depbot.core.fence import redact
 from depbot.core.settings import Settings
@@ -33,6 +31,8 @@ class OpenAIChatModel:
         self.name = name
         self._secrets = settings.secrets()
         if client is None:
+            import openai  # on first use: ``depbot.models`` loads without it for the rules model
+
             key = settings.openai_api_key
             if not key:
                 if settings.openai_base_url is None:
@@ -50,6 +50,8 @@ class OpenAIChatModel:
         self.client = client
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        import openai
+
         try:
             resp = self.client.chat.completions.create(
                 model=self.name, messages=messages, tools=tools, tool_choice="auto"

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from depbot.core.fence import unfence
+from depbot.core.limits import MAX_CALLS_PER_REPLY
 from depbot.models.base import ModelReply, Usage, estimate_tokens
+from depbot.records.names import normalize
 
 MAX_SEARCHES_PER_UPDATE = 30
-MAX_CALLS_PER_REPLY = 40
 MAX_HITS_CITED = 20
 
 
@@ -73,7 +75,7 @@ def _parse(content: Any) -> dict[str, Any]:
 
 
 def _key(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", str(name).lower())
+    return normalize(str(name))
 
 
 def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
@@ -387,3 +389,21 @@ class RulesModel:
                 completion_tokens=estimate_tokens(message),
             ),
         )
+
+
+def rules_responder(*, max_calls: int | None = None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The planner as a chat-completions responder (a request body in, a message out), so a
+    fake server (``fakes.model_server``) can put it behind the real ``openai`` client path.
+
+    ``max_calls=1`` makes it a one-tool-call-per-round model (the classic naive loop):
+    the planner re-reads the conversation every time, so the calls it could not make in
+    one reply come back in the next.
+    """
+
+    def respond(body: dict[str, Any]) -> dict[str, Any]:
+        message = plan(body.get("messages", []))
+        if max_calls is not None and message.get("tool_calls"):
+            message = {**message, "tool_calls": message["tool_calls"][:max_calls]}
+        return message
+
+    return respond

@@ -1,26 +1,16 @@
-"""The normalized update record, and the update file (JSON or TOML) that lists them.
+"""The normalized update record: one pending dependency update. Pure: no I/O.
 
-Everything downstream (changelogs, search, the loop, drafts) works on ``Update``.
-Parsing is pure; ``load_update_file`` is the only function here that reads a file.
+Everything downstream (changelogs, search, the loop, drafts) works on ``Update``; the
+update file that lists them is read by ``updates.files``.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from depbot.core.errors import InputError
-from depbot.records.versions import may_break, normalize_ecosystem, parse_version, update_type
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from depbot.records.versions import may_break, update_type
 
 DEPENDENCY_KINDS = ("direct", "dev", "indirect")
 SOURCE_KINDS = ("file", "dependabot", "registry")
@@ -68,180 +58,6 @@ class Update:
 
     def with_error(self, message: str) -> Update:
         return replace(self, error=message)
-
-
-# --- reading update records -------------------------------------------------------------
-
-_FIELD_ALIASES: dict[str, tuple[str, ...]] = {
-    "ecosystem": ("ecosystem", "package-ecosystem", "package_ecosystem", "packageEcosystem"),
-    "package": (
-        "package",
-        "name",
-        "dependency-name",
-        "dependency_name",
-        "dependencyName",
-        "dependency-names",
-    ),
-    "from": (
-        "from",
-        "from_version",
-        "previous-version",
-        "previous_version",
-        "prevVersion",
-        "current",
-    ),
-    "to": ("to", "to_version", "new-version", "new_version", "newVersion", "latest"),
-    "manifest": ("manifest", "manifest_path", "file", "directory"),
-    "update_type": ("update_type", "update-type", "updateType"),
-    "dependency_kind": ("dependency_kind", "dependency-type", "dependency_type", "dependencyType"),
-}
-
-
-def _pick(record: Mapping[str, Any], name: str) -> Any:
-    for alias in _FIELD_ALIASES[name]:
-        if alias in record and record[alias] not in (None, ""):
-            return record[alias]
-    return None
-
-
-def _dependency_kind(raw: Any) -> str:
-    text = str(raw or "direct").strip().lower()
-    if text in ("direct:development", "development", "dev", "devdependencies", "dev-dependency"):
-        return "dev"
-    if text in ("indirect", "transitive"):
-        return "indirect"
-    return "direct"
-
-
-_UPDATE_TYPE_RE = re.compile(r"(?:version-update:)?(?:semver-)?(major|minor|patch)$")
-
-
-def _manifest_for(ecosystem: str, raw: Any) -> str:
-    """Dependabot's ``directory`` is a folder; turn it into the usual manifest path."""
-    if raw in (None, ""):
-        return ""
-    text = str(raw).strip().lstrip("/")
-    if text.endswith((".txt", ".toml", ".json", ".in", ".cfg", ".lock")):
-        return text
-    default = "package.json" if ecosystem == "npm" else "requirements.txt"
-    return f"{text}/{default}" if text else default
-
-
-def update_from_record(
-    record: Mapping[str, Any], *, where: str, source: str = "file", source_ref: str = ""
-) -> list[Update]:
-    """One record of an update list to updates (fetch-metadata may name several packages).
-
-    ``where`` names the record in error messages (``updates.json: record 3``).
-    """
-    if not isinstance(record, Mapping):
-        raise InputError(f"{where}: expected a table of fields, got {type(record).__name__}")
-    eco_raw = _pick(record, "ecosystem")
-    if eco_raw is None:
-        raise InputError(f"{where}: missing field 'ecosystem' (or 'package-ecosystem')")
-    try:
-        ecosystem = normalize_ecosystem(str(eco_raw))
-    except ValueError as exc:
-        raise InputError(f"{where}: {exc}") from None
-    names_raw = _pick(record, "package")
-    if names_raw is None:
-        raise InputError(f"{where}: missing field 'package' (or 'dependency-names')")
-    names = [n.strip() for n in str(names_raw).split(",") if n.strip()]
-    if not names:
-        raise InputError(f"{where}: field 'package' is empty")
-    old, new = _pick(record, "from"), _pick(record, "to")
-    for label, value in (("from", old), ("to", new)):
-        if value is None:
-            raise InputError(f"{where}: missing field '{label}' (or the fetch-metadata name)")
-        if not isinstance(value, (str, int, float)):
-            raise InputError(f"{where}: field '{label}' must be a version string")
-        if parse_version(ecosystem, str(value)) is None:
-            raise InputError(f"{where}: '{value}' is not a {ecosystem} version (field '{label}')")
-    declared = _pick(record, "update_type")
-    computed = update_type(ecosystem, str(old), str(new))
-    if declared is not None and not _UPDATE_TYPE_RE.search(str(declared).strip().lower()):
-        if str(declared).strip().lower() != "other":
-            raise InputError(f"{where}: unknown update type {declared!r}")
-    updates = []
-    for i, name in enumerate(names):
-        if i > 0 and len(names) > 1:
-            # fetch-metadata gives versions for the first dependency only
-            continue
-        updates.append(
-            Update(
-                ecosystem=ecosystem,
-                package=name,
-                from_version=str(old),
-                to_version=str(new),
-                update_type=computed,
-                manifest=_manifest_for(ecosystem, _pick(record, "manifest")),
-                dependency_kind=_dependency_kind(_pick(record, "dependency_kind")),
-                source=source,
-                source_ref=source_ref,
-            )
-        )
-    return updates
-
-
-def _records(data: Any, name: str) -> list[tuple[str, Mapping[str, Any]]]:
-    """Find the list of records in a loaded document, with a label for each."""
-    if isinstance(data, Mapping):
-        if "updated-dependencies-json" in data:
-            raw = data["updated-dependencies-json"]
-            try:
-                items = json.loads(raw) if isinstance(raw, str) else raw
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"{name}: 'updated-dependencies-json' is not JSON ({exc.msg})"
-                ) from None
-            except RecursionError:
-                raise InputError(
-                    f"{name}: 'updated-dependencies-json' is nested too deeply"
-                ) from None
-            if not isinstance(items, list):
-                raise InputError(f"{name}: 'updated-dependencies-json' must be a list")
-            return [(f"{name}: updated dependency {i + 1}", r) for i, r in enumerate(items)]
-        if "updates" in data:
-            items = data["updates"]
-        elif any(alias in data for alias in _FIELD_ALIASES["package"]):
-            return [(f"{name}: record 1", data)]
-        else:
-            raise InputError(f"{name}: no 'updates' list and no update fields found")
-    else:
-        items = data
-    if not isinstance(items, list):
-        raise InputError(f"{name}: 'updates' must be a list of records")
-    return [(f"{name}: record {i + 1}", r) for i, r in enumerate(items)]
-
-
-def parse_update_document(text: str, name: str, *, fmt: str | None = None) -> list[Update]:
-    """Parse an update list (JSON or TOML). ``name`` labels errors; ``fmt`` forces a format."""
-    fmt = fmt or ("toml" if name.endswith(".toml") else "json")
-    try:
-        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{name}: not valid TOML ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    except RecursionError:  # "[[[[…" thousands deep: the parsers give up with this
-        raise InputError(f"{name}: nested too deeply to be an update list") from None
-    updates: list[Update] = []
-    for label, record in _records(data, name):
-        updates.extend(update_from_record(record, where=label, source="file", source_ref=name))
-    return dedupe(updates)
-
-
-def load_update_file(path: str | Path) -> list[Update]:
-    """Read ``--updates FILE``; every problem is an ``InputError`` naming the file."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"update file {str(p)!r} does not exist")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read update file {str(p)!r}: {exc}") from None
-    fmt = "toml" if p.suffix.lower() == ".toml" else "json"
-    return parse_update_document(text, p.name, fmt=fmt)
 
 
 def dedupe(updates: Iterable[Update]) -> list[Update]:

@@ -57,7 +57,7 @@ class Verdict:
             raise ValueError(f"unknown verdict {self.verdict!r}")
 
     def to_report(self) -> dict[str, Any]:
-        """One entry of report.json's ``updates`` (see CONTRACT.md)."""
+        """One entry of report.json's ``updates``, schema 1: readers rely on these keys."""
         u = self.update
         return {
             "ecosystem": u.ecosystem,

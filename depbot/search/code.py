@@ -1,6 +1,6 @@
-"""Code search over the user's checkout: the ``search_code`` and ``where_imported`` tools'
-logic, the scope both obey, and file access primitives for analysis passes built on them
-(``search_symbol`` builds on ``CodeSearch``).
+"""Code search over the user's checkout: the ``search_code`` tool's logic, the scope every
+search obeys, and file access primitives for analysis passes built on them
+(``import_sites.where_imported`` and ``search_symbol`` build on ``CodeSearch``).
 
 Scope (every rule is a ``Settings`` field):
 
@@ -31,7 +31,6 @@ quoted value is configuration, so a match in it is reported as ``"code"``.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -40,15 +39,6 @@ from pathlib import Path, PurePosixPath
 from depbot.core.errors import InputError, ToolError
 from depbot.core.fence import private_key_lines
 from depbot.core.settings import Settings
-from depbot.search.import_sites import (
-    JS_GLOBS,
-    PY_GLOBS,
-    ImportReport,
-    ImportSite,
-    installed_import_names,
-    where_npm,
-    where_pip,
-)
 from depbot.search.imports import is_esm as _is_esm
 from depbot.search.lexical import CODE, CONFIG_LANGUAGES, STRING, LexMap, language_for, scan
 from depbot.search.rg import RgMatch, Ripgrep
@@ -67,18 +57,11 @@ __all__ = [
     "CodeHit",
     "CodeSearch",
     "CodeSearchResult",
-    "ImportReport",
-    "ImportSite",
-    "JS_GLOBS",
-    "PY_GLOBS",
-    "installed_import_names",
     "trim_line",
 ]
 
 HARD_MAX_HITS = 1000
 _MINIFIABLE = (".js", ".mjs", ".cjs", ".css")
-_NPM_NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*$", re.I)
-_PIP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _CACHE_FILES = 256
 
 
@@ -402,20 +385,3 @@ class CodeSearch:
         if rejected:
             note += f"; skipped {len(rejected)} minified file{'s' * (len(rejected) != 1)}"
         return note
-
-    # -- where_imported ------------------------------------------------------------------
-
-    def where_imported(self, ecosystem: str, package: str) -> ImportReport:
-        """Where ``package`` (a pip distribution or npm package name) is imported, and
-        under which names. Raises ``ToolError`` on a bad ecosystem or name."""
-        eco = (ecosystem or "").strip().lower()
-        name = (package or "").strip()
-        if eco not in ("pip", "npm"):
-            raise ToolError(f"Unknown ecosystem {ecosystem!r}; use 'pip' or 'npm'.")
-        if eco == "npm":
-            if not _NPM_NAME.match(name) or len(name) > 214:
-                raise ToolError(f"{package!r} is not an npm package name.")
-            return where_npm(self, name)
-        if not _PIP_NAME.match(name) or len(name) > 200:
-            raise ToolError(f"{package!r} is not a pip distribution name.")
-        return where_pip(self, name)

@@ -1,15 +1,17 @@
 """``where_imported``: where a pip distribution or npm package is imported, and under
 which names. ripgrep finds candidate files fast (the import names / the package specifier
-in quotes), then only those files are parsed (``imports.py``).
+in quotes), then only those files are parsed (``imports.py``). Built on ``CodeSearch``
+(its scope, caches and file access); ``code.py`` does not import this module.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from depbot.core.errors import ToolError
+from depbot.search.code import CodeSearch
 from depbot.search.imports import (
     import_names_for,
     js_imports,
@@ -18,9 +20,6 @@ from depbot.search.imports import (
     python_imports,
 )
 from depbot.search.scope import rust_escape, trim_line
-
-if TYPE_CHECKING:
-    from depbot.search.code import CodeSearch
 
 PY_GLOBS = ("*.py", "*.pyi")
 JS_GLOBS = (
@@ -97,6 +96,26 @@ def installed_import_names() -> dict[str, tuple[str, ...]]:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
+_NPM_NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*$", re.I)
+_PIP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport:
+    """Where ``package`` (a pip distribution or npm package name) is imported in ``cs``'s
+    checkout, and under which names. Raises ``ToolError`` on a bad ecosystem or name."""
+    eco = (ecosystem or "").strip().lower()
+    name = (package or "").strip()
+    if eco not in ("pip", "npm"):
+        raise ToolError(f"Unknown ecosystem {ecosystem!r}; use 'pip' or 'npm'.")
+    if eco == "npm":
+        if not _NPM_NAME.match(name) or len(name) > 214:
+            raise ToolError(f"{package!r} is not an npm package name.")
+        return where_npm(cs, name)
+    if not _PIP_NAME.match(name) or len(name) > 200:
+        raise ToolError(f"{package!r} is not a pip distribution name.")
+    return where_pip(cs, name)
+
+
 def _site_text(cs: CodeSearch, path: str, line: int) -> str:
     lines = cs.read_lines(path)
     text = lines[line - 1] if 0 < line <= len(lines) else ""
@@ -104,7 +123,7 @@ def _site_text(cs: CodeSearch, path: str, line: int) -> str:
 
 
 def where_pip(cs: CodeSearch, dist: str) -> ImportReport:
-    """``CodeSearch.where_imported('pip', dist)``: Python import sites of a distribution."""
+    """``where_imported(cs, 'pip', dist)``: Python import sites of a distribution."""
     names = import_names_for(dist, installed_import_names())
     roots = sorted({n.split(".")[0] for n in names})
     alt = "|".join(rust_escape(r) for r in roots)
@@ -162,7 +181,7 @@ def where_pip(cs: CodeSearch, dist: str) -> ImportReport:
 
 
 def where_npm(cs: CodeSearch, package: str) -> ImportReport:
-    """``CodeSearch.where_imported('npm', package)``: JS/TS import sites of a package."""
+    """``where_imported(cs, 'npm', package)``: JS/TS import sites of a package."""
     rx = rf"['\"`]{rust_escape(package)}(?:/[^'\"`\s]*)?['\"`]"
     sites: list[ImportSite] = []
     for path in cs.files_containing(rx, JS_GLOBS):

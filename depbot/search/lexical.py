@@ -21,7 +21,7 @@ Anything else is all code: the scan cannot tell, and saying "code" errs on the s
 showing a hit.
 
 In config languages (``CONFIG_LANGUAGES``) a quoted value *is* the configuration; callers
-that judge "does this file use X" should treat strings there as code (``search.py`` does).
+that judge "does this file use X" should treat strings there as code (``search/code.py`` does).
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from depbot.records.names import normalize
+
 _IDENT_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 # top-level names shared by many distributions: too broad to stand for any one of them
 NAMESPACE_ROOTS = frozenset({"google", "azure", "zope", "backports", "jaraco", "sphinxcontrib"})
@@ -18,7 +20,7 @@ NAMESPACE_ROOTS = frozenset({"google", "azure", "zope", "backports", "jaraco", "
 
 def normalize_dist(name: str) -> str:
     """PEP 503 normalized distribution name: lower case, runs of ``-_.`` become ``-``."""
-    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+    return normalize(name.strip())
 
 
 # PEP 503-normalized distribution name -> import names (most used first)

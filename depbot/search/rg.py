@@ -2,7 +2,7 @@
 runs them, and turns ``--json`` output into bounded, deterministic match lists.
 
 Everything here is about *running* ripgrep; what is in scope (ignore rules, secret files,
-venvs) is decided by ``search.py`` and handed in as plain ``rg`` arguments.
+venvs) is decided by ``search/code.py`` and handed in as plain ``rg`` arguments.
 
 Why not ``Ripgrepy.run()``: it captures all output in memory, throws stdout away whenever
 ``rg`` exits non-zero (``rg`` exits 2 when a single file was unreadable, even with good

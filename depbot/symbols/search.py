@@ -15,8 +15,8 @@ import threading
 from typing import Any
 
 from depbot.core.errors import ToolError
-from depbot.search.code import CodeSearch, ImportReport
-from depbot.search.import_sites import PY_GLOBS
+from depbot.search.code import CodeSearch
+from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
 from depbot.search.imports import js_imports
 from depbot.search.pipnames import import_names_for
 from depbot.symbols import javascript as code_js
@@ -49,7 +49,7 @@ class SymbolSearch:
         with self._lock:
             if key in self._reports:
                 return self._reports[key]
-        rep = self.code.where_imported(ecosystem, package)
+        rep = where_imported(self.code, ecosystem, package)
         with self._lock:
             self._reports[key] = rep
         return rep

@@ -30,8 +30,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from depbot.records.update import Update, _dependency_kind, _manifest_for
+from depbot.records.update import Update
 from depbot.records.versions import normalize_ecosystem, parse_version
+from depbot.updates.files import dependency_kind_of, manifest_for
 from depbot.updates.manifests.scan import spec_lower_bound
 
 BOT_LOGINS = frozenset(
@@ -361,8 +362,8 @@ def parse_pull_request(
                 package=e.name,
                 from_version=versions[0],
                 to_version=versions[1],
-                manifest=_manifest_for(ecosystem, directory),
-                dependency_kind=_dependency_kind(kind_raw),
+                manifest=manifest_for(ecosystem, directory),
+                dependency_kind=dependency_kind_of(kind_raw),
                 source="dependabot",
                 source_ref=url,
                 extra=extra,

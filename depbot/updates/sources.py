@@ -35,10 +35,12 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from depbot.core.errors import DepbotError, InputError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
-from depbot.records.update import Update, dedupe, load_update_file
+from depbot.records.names import canonical_name
+from depbot.records.update import Update, dedupe
 from depbot.records.versions import parse_version
 from depbot.updates.dependabot import parse_pull_requests
-from depbot.updates.manifests.declared import Declared, canonical_name
+from depbot.updates.files import load_update_file
+from depbot.updates.manifests.declared import Declared
 from depbot.updates.manifests.scan import find_manifests, read_manifest, spec_lower_bound
 from depbot.updates.registries import PackageInfo, Registries
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from depbot.fakes.loopback import Reply
-from depbot.fakes.model_server import ModelServer, rules_responder
+from depbot.fakes.model_server import ModelServer
 from depbot.models.openai_chat import OpenAIChatModel
-from depbot.triage.run import triage
+from depbot.models.rules import rules_responder
+from depbot.pipeline.run import triage
 from tests.helpers.scripted import Script, section_ref
 from tests.helpers.worlds import settings_for, two_package_world
 

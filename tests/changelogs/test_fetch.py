@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from depbot.changelogs.fetch import ChangelogFetcher, parse_github_link
+from depbot.changelogs.discovery import parse_github_link
+from depbot.changelogs.fetch import ChangelogFetcher
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.core.net import Http
 from depbot.fakes.upstream import FakeUpstream

@@ -9,14 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from depbot.changelogs.sections import (
-    BREAKING_WORDS,
     Section,
-    deprecation_notes,
     parse_sections,
     pick_tags,
-    removes_deprecated,
     slice_range,
     tag_version,
+)
+from depbot.changelogs.trim import (
+    BREAKING_WORDS,
+    deprecation_notes,
+    removes_deprecated,
     trim_to_budget,
 )
 

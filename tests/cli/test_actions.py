@@ -509,7 +509,7 @@ def test_action_step_commands_exist_in_the_cli(command, inputs, tmp_path, capsys
     assert bogus.exit_code == 2
 
 
-# --- gha: the pure parts ----------------------------------------------------------------------
+# --- action_inputs: the pure parts ----------------------------------------------------------------------
 
 
 def test_pr_references_and_marking():
@@ -569,6 +569,17 @@ def test_multiline_outputs_use_a_delimiter():
     assert lines[0] == "a=1"
     assert lines[1].startswith("b<<ghadelimiter_") and lines[2:4] == ["x", "y"]
     assert lines[4] == lines[1].split("<<")[1]
+
+
+def test_step_summary_appends_when_set(tmp_path, monkeypatch):
+    write_step_summary = actions_step.write_step_summary
+    assert write_step_summary(None, "# x") is False
+    target = tmp_path / "summary.md"
+    target.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(target))
+    assert write_step_summary(None, "| a |") is True
+    assert write_step_summary(None, "| b |\n") is True
+    assert target.read_text() == "earlier step\n| a |\n| b |\n"
 
 
 def test_triage_pr_flag_needs_an_update_file(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from depbot.cli.main import cli
-from depbot.output.report import write_drafts
+from depbot.output.draft_files import write_drafts
 from depbot.output.review import load_review
 from tests.helpers.fake_github import FakeGitHub
 from tests.helpers.samples import simple_verdict, urllib3_verdict

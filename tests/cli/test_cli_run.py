@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from depbot.cli.main import cli
@@ -16,31 +19,68 @@ def run(args, env=None):
     return CliRunner().invoke(cli, args, env={"DEPBOT_NO_CACHE": "1", **(env or {})})
 
 
-def test_demo_runs_offline_and_says_where_everything_is(tmp_path):
+@pytest.fixture
+def temp_here(tmp_path, monkeypatch):
+    """The demo's work folder (a new temporary folder) goes under tmp_path."""
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    return tmp_path / "tmp"
+
+
+def test_demo_runs_offline_and_says_where_everything_is(tmp_path, temp_here):
     result = run(["demo", "-o", str(tmp_path / "d")])
     assert result.exit_code == 0, result.output
-    report = json.loads((tmp_path / "d" / "out" / "report.json").read_text())
+    report = json.loads((tmp_path / "d" / "report.json").read_text())
     verdicts = {u["package"]: u["verdict"] for u in report["updates"]}
     assert verdicts["PyYAML"] == "affected" and verdicts["chalk"] == "affected"
     assert verdicts["lodash"] == "not_affected"
-    assert f"report: {tmp_path / 'd' / 'out' / 'report.json'}" in result.output
+    assert f"report: {tmp_path / 'd' / 'report.json'}" in result.output
     assert "drafts: 2 in" in result.output
-    assert sorted(p.name for p in (tmp_path / "d" / "out" / "drafts").glob("*.md")) == [
+    assert sorted(p.name for p in (tmp_path / "d" / "drafts").glob("*.md")) == [
         "npm-chalk-5.3.0.md",
         "pip-pyyaml-6.0.1.md",
     ]
+
+
+def test_demo_out_holds_what_triage_out_holds_and_the_checkout_is_elsewhere(tmp_path, temp_here):
+    out = tmp_path / "d"
+    result = run(["demo", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "drafts",
+        "journal.jsonl",
+        "report.json",
+        "trace.jsonl",
+    ]
+    (line,) = [x for x in result.output.splitlines() if x.startswith("checkout: ")]
+    checkout = Path(line.removeprefix("checkout: ").split(" (cache: ")[0])
+    assert (checkout / "requirements.txt").is_file()
+    assert checkout.parent.parent == temp_here and f"(cache: {checkout.parent / 'cache'})" in line
+
+
+def test_demo_writes_the_job_summary_in_actions(tmp_path, temp_here):
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    result = run(["demo", "-o", str(tmp_path / "d")], {"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.exit_code == 0, result.output
+    text = summary.read_text()
+    assert text.startswith("earlier step\n## depbot triage\n")
+    assert f"report: `{tmp_path / 'd' / 'report.json'}`" in text
+    assert "| ❗ affected | `PyYAML` | 5.4.1 → 6.0.1 | major | 1 | `drafts/pip-pyyaml-6.0.1.md` |" in text  # fmt: skip
 
 
 def test_triage_with_an_update_file(tmp_path):
     world = two_package_world(tmp_path)
     week = tmp_path / "week.json"
     week.write_text(json.dumps([u.to_dict() for u in world.updates]))
+    summary = tmp_path / "summary.md"
     with world.serve() as up:
         env = {
             "DEPBOT_PYPI_URL": up.url,
             "DEPBOT_NPM_URL": f"{up.url}/npm",
             "GITHUB_API_URL": f"{up.url}/github",
             "DEPBOT_ALLOW_PRIVATE_HOSTS": "1",
+            "GITHUB_STEP_SUMMARY": str(summary),
         }
         result = run(
             ["triage", "-r", str(world.repo), "-u", str(week), "-o", str(tmp_path / "out"), "-q"],
@@ -51,6 +91,9 @@ def test_triage_with_an_update_file(tmp_path):
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     assert report["schema"] == 1 and report["model"] == "rules"
     assert [u["verdict"] for u in report["updates"]] == ["affected", "not_affected"]
+    text = summary.read_text()  # the job summary in Actions: depbot triage appends its table
+    assert text.startswith("## depbot triage\n")
+    assert "2 updates: 1 affected, 1 not affected, 0 unknown" in text
     shown = run(["trace", "show", str(tmp_path / "out")])
     assert shown.exit_code == 0
     assert "[call call_1] fetch_changelog" in shown.output and "ended: finished" in shown.output

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from depbot.cli.main import cli
 from depbot.fakes.loopback import LoopbackServer, Reply
-from tests.helpers.fake_registry import FakeUpstream, pull
+from tests.helpers.fake_registry import FakeRegistry, pull
 from tests.helpers.paths import DEMO as _DEMO
 
 DEMO = _DEMO / "repo"
@@ -17,7 +17,7 @@ DEMO = _DEMO / "repo"
 
 @pytest.fixture
 def upstream():
-    fake = FakeUpstream()
+    fake = FakeRegistry()
     fake.add_pypi("requests", "2.31.0", "2.32.3")
     fake.add_pypi("urllib3", "1.26.18", "2.0.7")
     fake.add_pypi("pytest", "7.4.4", "7.4.5")

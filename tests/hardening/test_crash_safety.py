@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from depbot.fakes.model_server import ModelServer, rules_responder
-from depbot.output.report import read_journal
+from depbot.fakes.model_server import ModelServer
+from depbot.models.rules import rules_responder
+from depbot.output.journal import read_journal
 from depbot.records.update import Update
 from tests.helpers.paths import ROOT
 from tests.helpers.worlds import World, write_tree

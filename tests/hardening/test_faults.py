@@ -28,14 +28,14 @@ import pytest
 
 from depbot.core.errors import PublishError
 from depbot.fakes.loopback import Reply
-from depbot.fakes.model_server import ModelServer, completion, rules_responder
+from depbot.fakes.model_server import ModelServer, completion
 from depbot.models.openai_chat import OpenAIChatModel
-from depbot.models.rules import RulesModel
+from depbot.models.rules import RulesModel, rules_responder
+from depbot.output.draft_files import write_drafts
 from depbot.output.publish import publish
-from depbot.output.report import write_drafts
 from depbot.output.review import approve
+from depbot.pipeline.run import triage
 from depbot.records.update import Update
-from depbot.triage.run import triage
 from tests.helpers.fake_github import FakeGitHub
 from tests.helpers.samples import simple_verdict, urllib3_verdict
 from tests.helpers.settings import loopback_settings

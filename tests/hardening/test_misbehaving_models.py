@@ -19,7 +19,7 @@ from depbot.agent.toolbox import MAX_ARGUMENT_BYTES, MAX_CALLS_PER_REPLY
 from depbot.fakes.loopback import Reply
 from depbot.fakes.model_server import ModelServer
 from depbot.models.openai_chat import OpenAIChatModel
-from depbot.triage.run import triage
+from depbot.pipeline.run import triage
 from tests.helpers.scripted import Script, section_ref
 from tests.helpers.worlds import settings_for, two_package_world
 

@@ -28,8 +28,8 @@ from depbot.fakes.loopback import LoopbackServer, Reply
 from depbot.fakes.upstream import FakeUpstream
 from depbot.github.client import GitHubClient
 from depbot.models.rules import RulesModel
+from depbot.pipeline.run import triage
 from depbot.records.update import Update
-from depbot.triage.run import triage
 from tests.helpers.settings import loopback_settings
 from tests.helpers.worlds import settings_for, two_package_world, write_tree
 

@@ -23,8 +23,9 @@ import pytest
 
 from depbot.core.fence import private_key_lines, redact
 from depbot.fakes.loopback import Reply
-from depbot.fakes.model_server import ModelServer, rules_responder
-from depbot.output.report import write_drafts
+from depbot.fakes.model_server import ModelServer
+from depbot.models.rules import rules_responder
+from depbot.output.draft_files import write_drafts
 from depbot.output.review import approve
 from tests.hardening.test_injection import CANARIES, injection_world
 from tests.helpers.fake_github import FakeGitHub

@@ -20,14 +20,11 @@ from typing import Any
 from urllib.parse import unquote
 
 from depbot.fakes.loopback import Reply, Request
-
-
-def _pep503(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+from depbot.records.names import normalize
 
 
 @dataclass
-class FakeUpstream:
+class FakeRegistry:
     pypi: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {version: {yanked}}
     npm: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {version: {deprecated}}
     pulls: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # "o/r" -> PR objects
@@ -38,7 +35,7 @@ class FakeUpstream:
     # -- building the data ------------------------------------------------------------------
 
     def add_pypi(self, name: str, *versions: str, yanked: tuple[str, ...] = ()) -> None:
-        self.pypi[_pep503(name)] = {
+        self.pypi[normalize(name)] = {
             "name": name,
             "releases": {v: {"yanked": v in yanked} for v in versions},
         }
@@ -67,7 +64,7 @@ class FakeUpstream:
         return queue.pop(0) if queue else None
 
     def _pypi(self, name: str) -> Reply:
-        entry = self.pypi.get(_pep503(name))
+        entry = self.pypi.get(normalize(name))
         if entry is None:
             return Reply(404, {"message": "Not Found"})
         releases = {

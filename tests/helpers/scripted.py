@@ -1,4 +1,8 @@
-"""A scripted model for loop tests: replies step by step, failing on extra calls or unused steps."""
+"""Scripted models for loop tests: replies step by step, failing on extra calls or unused steps.
+
+``Script`` answers behind the fake model server (the real ``openai`` client path);
+``ScriptedModel`` is an in-process ``Model`` for the loop alone.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import json
 from typing import Any
 
 from depbot.fakes.loopback import Reply
+from depbot.models.base import ModelReply, Usage
 
 
 class Script:
@@ -43,3 +48,31 @@ def section_ref(body: dict[str, Any], version: str) -> str:
                 if s.get("version") == version:
                     return s["ref"]
     raise AssertionError(f"no section {version} in the conversation")
+
+
+class ScriptedModel:
+    """An in-process ``Model`` for loop tests: each step is an assistant message, a
+    ``ModelReply``, an exception to raise, or a function of the messages returning one."""
+
+    name = "scripted"
+
+    def __init__(self, *steps: Any, usage: Usage | None = None) -> None:
+        self.steps = list(steps)
+        self.usage = usage or Usage(100, 10)
+        self.requests: list[list[dict[str, Any]]] = []  # a copy of the messages of each call
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        self.requests.append(json.loads(json.dumps(messages)))
+        if len(self.requests) > len(self.steps):
+            raise AssertionError("unexpected extra model call")
+        step = self.steps[len(self.requests) - 1]
+        if callable(step) and not isinstance(step, type):
+            step = step(messages)
+        if isinstance(step, BaseException):
+            raise step
+        return step if isinstance(step, ModelReply) else ModelReply(step, self.usage)
+
+    def assert_done(self) -> None:
+        assert len(self.requests) == len(self.steps), (
+            f"{len(self.steps)} step(s), {len(self.requests)} model call(s)"
+        )

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from depbot.core.errors import ConfigError, PublishError
+from depbot.output.draft_files import write_drafts
 from depbot.output.publish import pr_marker, publish
-from depbot.output.report import write_drafts
 from depbot.output.review import approve, load_review, reject
 from depbot.records.verdict import Hit
 from tests.helpers.fake_github import FakeGitHub

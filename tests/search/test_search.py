@@ -12,6 +12,7 @@ import pytest
 from depbot.core.errors import ConfigError, InputError, ToolError
 from depbot.core.settings import Settings
 from depbot.search.code import CodeSearch
+from depbot.search.import_sites import where_imported
 from depbot.search.rg import Ripgrep
 
 NEEDLE = "frobnicate"
@@ -352,7 +353,7 @@ def pyrepo(tmp_path: Path) -> Path:
 
 def test_where_imported_pip_under_other_names(pyrepo):
     cs = CodeSearch(pyrepo, Settings())
-    rep = cs.where_imported("pip", "PyYAML")
+    rep = where_imported(cs, "pip", "PyYAML")
     assert rep.import_names == ["yaml"]
     assert rep.files == ["app/config.py", "app/legacy.py", "stubs/types.pyi"]
     sites = [(s.path, s.line, s.names, s.style) for s in rep.sites]
@@ -366,24 +367,24 @@ def test_where_imported_pip_under_other_names(pyrepo):
     assert rep.sites[2].text == "from yaml import safe_load as sl, dump"
     assert rep.note == "imported as yaml in 3 files; 5 sites"
 
-    pil = cs.where_imported("pip", "Pillow")
+    pil = where_imported(cs, "pip", "Pillow")
     assert [(s.path, s.module, s.subpath, s.names) for s in pil.sites] == [
         ("app/images.py", "PIL", "", {"Image": "Image"}),
         ("app/images.py", "PIL.ImageDraw", "ImageDraw", {"PIL": "*"}),
     ]
-    bs4 = cs.where_imported("pip", "beautifulsoup4")
+    bs4 = where_imported(cs, "pip", "beautifulsoup4")
     (site,) = bs4.sites
     assert (
         site.package == "bs4"
         and site.conditional
         and site.names == {"BeautifulSoup": "BeautifulSoup"}
     )
-    (du,) = cs.where_imported("pip", "python-dateutil").sites
+    (du,) = where_imported(cs, "pip", "python-dateutil").sites
     assert du.conditional and du.names == {"parser": "parser"}
 
 
 def test_where_imported_pip_none_found(pyrepo):
-    rep = CodeSearch(pyrepo, Settings()).where_imported("pip", "scikit-learn")
+    rep = where_imported(CodeSearch(pyrepo, Settings()), "pip", "scikit-learn")
     assert rep.sites == [] and rep.files == []
     assert "sklearn" in rep.note
 
@@ -420,7 +421,7 @@ def jsrepo(tmp_path: Path) -> Path:
 
 def test_where_imported_npm_styles_subpaths_and_module_kind(jsrepo):
     cs = CodeSearch(jsrepo, Settings())
-    rep = cs.where_imported("npm", "uuid")
+    rep = where_imported(cs, "npm", "uuid")
     got = [(s.path, s.module, s.subpath, s.names, s.style, s.esm, s.conditional) for s in rep.sites]
     assert got == [
         ("src/ids.js", "uuid/v4", "v4", {"uuidv4": "*"}, "require", False, False),
@@ -432,7 +433,7 @@ def test_where_imported_npm_styles_subpaths_and_module_kind(jsrepo):
     ]
     assert "subpaths: v4" in rep.note and "6 sites" in rep.note
 
-    scoped = cs.where_imported("npm", "@acme/core")
+    scoped = where_imported(cs, "npm", "@acme/core")
     got = [(s.path, s.subpath, s.names, s.style, s.type_only) for s in scoped.sites]
     assert got == [
         ("web/app.js", "utils/deep", {"core": "*"}, "import", False),
@@ -459,5 +460,5 @@ def test_is_esm_uses_the_nearest_package_json(jsrepo):
 )
 def test_where_imported_validates_input(jsrepo, eco, name, fragment):
     with pytest.raises(ToolError) as err:
-        CodeSearch(jsrepo, Settings()).where_imported(eco, name)
+        where_imported(CodeSearch(jsrepo, Settings()), eco, name)
     assert fragment in str(err.value)

@@ -11,7 +11,7 @@ from depbot.core.errors import ConfigError, InputError
 from depbot.core.net import Http
 from depbot.fakes.loopback import LoopbackServer, Reply
 from depbot.updates.sources import collect_updates
-from tests.helpers.fake_registry import FakeUpstream, pull
+from tests.helpers.fake_registry import FakeRegistry, pull
 from tests.helpers.settings import loopback_settings
 
 
@@ -24,7 +24,7 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 @pytest.fixture
 def upstream():
-    fake = FakeUpstream()
+    fake = FakeRegistry()
     with LoopbackServer(fake) as srv:
         fake.base_url = srv.url
         yield fake, srv

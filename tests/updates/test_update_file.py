@@ -5,7 +5,8 @@ import json
 import pytest
 
 from depbot.core.errors import InputError
-from depbot.records.update import Update, load_update_file, parse_update_document
+from depbot.records.update import Update
+from depbot.updates.files import load_update_file, parse_update_document
 
 
 def test_json_list_of_records():

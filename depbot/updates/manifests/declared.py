@@ -1,6 +1,7 @@
 """The ``Declared`` record: one dependency as a manifest declares it, and naming helpers.
 
-Shared by the manifest parsers (``manifests``, ``npm_manifest``); pure, no I/O.
+Shared by the manifest parsers (``scan``, ``npm``); pure, no I/O. Package names compare
+with ``records.names.canonical_name``.
 """
 
 from __future__ import annotations
@@ -33,13 +34,6 @@ DEV_WORDS = frozenset(
 def is_dev_name(name: str) -> bool:
     """``dev``, ``test-extras``, ``requirements-docs`` ... name development dependencies."""
     return any(word in DEV_WORDS for word in re.split(r"[-_.\s/]+", name.lower()))
-
-
-def canonical_name(ecosystem: str, name: str) -> str:
-    """The name two spellings of one package share (PEP 503 for pip, lower case for npm)."""
-    if ecosystem == "pip":
-        return re.sub(r"[-_.]+", "-", name).lower()
-    return name.lower()
 
 
 def first_line(message: str) -> str:

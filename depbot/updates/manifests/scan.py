@@ -36,8 +36,9 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depbot.core.errors import InputError
 from depbot.core.settings import Settings
+from depbot.records.names import canonical_name
 from depbot.records.versions import parse_version
-from depbot.updates.manifests.declared import Declared, canonical_name, first_line, is_dev_name
+from depbot.updates.manifests.declared import Declared, first_line, is_dev_name
 from depbot.updates.manifests.npm import npm_min_version, parse_package_json_text
 
 if sys.version_info >= (3, 11):
@@ -471,7 +472,6 @@ def read_manifest(path: Path, root: Path) -> tuple[list[Declared], list[str]]:
 __all__ = [
     "Declared",
     "RequirementsFile",
-    "canonical_name",
     "find_manifests",
     "is_dev_name",
     "npm_min_version",

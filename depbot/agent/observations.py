@@ -1,0 +1,266 @@
+"""What the model sees of each tool call: compact JSON, and a shorter form for later rounds.
+
+Pure. The toolbox runs a tool, records its facts in the ledger and hands the results
+here; these functions shape the JSON objects (their key order is part of the output)
+and the ``Outcome`` that goes back to the loop. Untrusted text is fenced with the
+caller's ``Fence`` (it carries the run's nonce); errors are one short sentence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from depbot.agent.services import Hit
+from depbot.changelogs.breaking import Item
+from depbot.changelogs.result import ChangelogResult
+from depbot.changelogs.sections import Section
+from depbot.core.fence import strip_invisible
+from depbot.records.update import Update
+from depbot.records.verdict import Verdict
+from depbot.search.import_sites import ImportSite
+from depbot.symbols.facts import SymbolHit
+
+Fence = Callable[[str, str, int], str]  # (text, source, limit) -> fenced text
+
+
+@dataclass
+class Outcome:
+    """What one tool call produced."""
+
+    content: str  # sent to the model
+    ok: bool
+    compact: str = ""  # shorter form for later rounds ("" = keep content)
+    guard: str = ""  # repeat | refused | invalid | rejected | error
+    error_detail: str = ""  # for the trace only
+    new_facts: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Observation:
+    """A tool's answer before it is sent: the body, its compact form, its id, new facts."""
+
+    body: dict[str, Any]
+    compact: dict[str, Any] | None = None
+    result_id: str = ""
+    new_facts: int = 0
+
+
+def dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def failure(message: str, guard: str, detail: str = "") -> Outcome:
+    return Outcome(dump({"error": message}), False, guard=guard, error_detail=detail or message)
+
+
+def repeat(first_id: str) -> Outcome:
+    note = {"repeat_of": first_id, "note": f"same call as {first_id}; its result is above"}
+    return Outcome(dump(note), True, guard="repeat")
+
+
+def success(obs: Observation) -> Outcome:
+    compact = dump(obs.compact) if obs.compact is not None else ""
+    return Outcome(dump(obs.body), True, compact=compact, new_facts=obs.new_facts)
+
+
+# -- fetch_changelog ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadSection:
+    """One changelog section as read: the ref the model cites, the section, its items."""
+
+    ref: str
+    section: Section
+    items: list[Item]
+
+
+def removes_deprecated(read: list[ReadSection]) -> bool:
+    return any(item.removes_deprecated for r in read for item in r.items)
+
+
+def _section_entry(r: ReadSection, fence: Fence) -> dict[str, Any]:
+    sec = r.section
+    text = fence(sec.body, sec.source, 6000)
+    return {"ref": r.ref, "version": sec.version, "source": sec.source, "text": text}
+
+
+def _item_entries(read: list[ReadSection], fence: Fence) -> tuple[list[dict], list[dict]]:
+    """The breaking items (with candidate symbols) and the deprecations, in reading order."""
+    breaking, deprecations = [], []
+    for r in read:
+        for item in r.items:
+            entry = {
+                "ref": r.ref,
+                "version": r.section.version,
+                "item": fence(item.text, r.section.source, 400),
+            }
+            if item.category == "breaking":
+                entry["candidates"] = [c.to_dict() for c in item.candidates]
+                if item.replacements:
+                    entry["replacements"] = list(item.replacements)[:8]
+                breaking.append(entry)
+            elif item.category == "deprecation":
+                deprecations.append(entry)
+    return breaking, deprecations
+
+
+def _before_entry(r: ReadSection, fence: Fence) -> dict[str, Any]:
+    """A deprecation note from before the installed version, with the names it deprecates."""
+    entry = {
+        "ref": r.ref,
+        "version": r.section.version,
+        "text": fence(r.section.body, r.section.source, 1500),
+        "candidates": [c.to_dict() for it in r.items for c in it.candidates],
+    }
+    replacements = list(dict.fromkeys(x for it in r.items for x in it.replacements))[:8]
+    if replacements:
+        entry["replacements"] = replacements
+    return entry
+
+
+def _problems(result: ChangelogResult) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    lists = (
+        ("sources_tried", result.sources_tried),
+        ("missing_versions", result.missing_versions),
+        ("errors", result.errors),
+    )
+    for key, value in lists:
+        if value:
+            out[key] = [strip_invisible(str(v))[:300] for v in value][:12]
+    if result.trimmed:
+        out["trimmed"] = strip_invisible(str(result.trimmed))[:300]
+    return out
+
+
+def changelog_observation(
+    cid: str,
+    update: Update,
+    result: ChangelogResult,
+    read: list[ReadSection],
+    before: list[ReadSection],
+    fence: Fence,
+) -> Observation:
+    """``read``: the sections in range; ``before``: deprecation notes older than ``from``."""
+    sections = [_section_entry(r, fence) for r in read]
+    breaking, deprecations = _item_entries(read, fence)
+    context = [_before_entry(r, fence) for r in before]
+    out: dict[str, Any] = {
+        "id": cid,
+        "package": update.package,
+        "from": update.from_version,
+        "to": update.to_version,
+        "update_type": update.update_type,
+        "found": bool(result.sections),
+        "note": strip_invisible(result.note)[:600],
+        "sections": sections,
+        "breaking": breaking,
+    }
+    if deprecations:
+        out["deprecations"] = deprecations[:20]
+    if removes_deprecated(read):
+        out["removes_deprecated_code"] = True
+    if context:
+        out["deprecated_before"] = context
+    out.update(_problems(result))
+    compact = {
+        k: v for k, v in out.items() if k not in ("sections", "deprecations", "deprecated_before")
+    }
+    compact["sections"] = [{"ref": s["ref"], "version": s["version"]} for s in sections]
+    compact["breaking"] = breaking  # already short: fenced items with their candidates
+    if context:
+        compact["deprecated_before"] = [
+            {k: v for k, v in c.items() if k != "text"} for c in context
+        ]
+    compact["compacted"] = True
+    return Observation(out, compact, cid, len(sections))
+
+
+def changelog_summary(result: ChangelogResult, body: dict[str, Any]) -> dict[str, Any]:
+    """What the ledger keeps of a fetch: found, versions, note and the candidate symbols."""
+    entries = body["breaking"] + body.get("deprecated_before", [])
+    named = [c["symbol"] for e in entries for c in e.get("candidates", [])]
+    return {
+        "found": body["found"],
+        "versions": [s["version"] for s in body["sections"]],
+        "note": result.note,
+        "candidates": list(dict.fromkeys(named)),
+    }
+
+
+# -- searches ----------------------------------------------------------------------------------
+
+
+def hit_context(hit: Hit) -> str:
+    """``code`` | ``comment`` | ``string``; an import site is code."""
+    return "code" if isinstance(hit, ImportSite) else hit.context
+
+
+def hit_evidence(hit: Hit) -> tuple[str, str]:
+    """How strong a symbol search's evidence is, and why; ("", "") for other hits."""
+    return (hit.evidence, hit.why) if isinstance(hit, SymbolHit) else ("", "")
+
+
+def hit_entry(hit_id: str, hit: Hit) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": hit_id,
+        "path": hit.path,
+        "line": hit.line,
+        "context": hit_context(hit),
+    }
+    extra: tuple[tuple[str, Any], ...] = ()
+    if isinstance(hit, SymbolHit):
+        extra = (("evidence", hit.evidence), ("why", hit.why))
+    elif isinstance(hit, ImportSite):
+        extra = (("style", hit.style), ("esm", hit.esm))
+    entry.update((k, v) for k, v in extra if v not in (None, ""))
+    return entry
+
+
+def hit_lines(lines: list[str], fence: Fence) -> str:
+    """The hits' lines (``h3 path:line: text``) as one fenced block."""
+    return fence("\n".join(lines), "checkout", 8000) if lines else ""
+
+
+def search_observation(
+    search_id: str,
+    hits: list[dict[str, Any]],
+    lines: str,
+    *,
+    total: int,
+    truncated: bool,
+    note: str,
+    excluded: dict[str, int] | None = None,
+    new_facts: int = 0,
+) -> Observation:
+    """The common shape of the three searches; each tool adds its own keys to ``body``."""
+    out: dict[str, Any] = {"id": search_id, "hits": hits, "total": total}
+    if truncated:
+        out["truncated"] = True
+    if lines:
+        out["lines"] = lines
+    if note:
+        out["note"] = strip_invisible(note)[:400]
+    if excluded:
+        out["excluded"] = dict(excluded)
+    compact = {k: v for k, v in out.items() if k != "lines"}
+    compact["compacted"] = True
+    return Observation(out, compact, search_id, new_facts)
+
+
+# -- conclude ----------------------------------------------------------------------------------
+
+
+def conclusion_observation(update: Update, verdict: Verdict, still_open: list[str]) -> Observation:
+    body = {
+        "accepted": True,
+        "package": update.package,
+        "verdict": verdict.verdict,
+        "still_open": still_open,
+    }
+    return Observation(body)

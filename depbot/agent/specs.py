@@ -1,0 +1,138 @@
+"""The tools a model may call: their JSON schemas, in the OpenAI chat-completions format.
+
+Data only. The schemas are what ``schema.validate`` checks every call's arguments
+against and what the model is shown (``tool_specs``); ``toolbox`` runs the calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from depbot.changelogs.breaking import CANDIDATE_KINDS
+from depbot.core.limits import MAX_CALLS_PER_REPLY
+
+__all__ = ["MAX_CALLS_PER_REPLY", "SCHEMAS", "SEARCH_TOOLS", "tool_specs"]
+
+# the tools whose results are searches of the checkout (the "nothing new" guard counts them)
+SEARCH_TOOLS = ("search_code", "search_symbol", "where_imported")
+
+_STR = {"type": "string", "maxLength": 200}
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "fetch_changelog": {
+        "description": (
+            "Read the release notes of one update of the list: every section between the "
+            "installed and the new version, newest first, with refs to cite. Also lists the "
+            "breaking items found in them with candidate symbols to search for, and, when "
+            "the update removes previously deprecated code, the older deprecation notes."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {"package": {"type": "string", "maxLength": 214}},
+            "required": ["package"],
+            "additionalProperties": False,
+        },
+    },
+    "search_code": {
+        "description": (
+            "Plain text or regex search of the checkout (ripgrep). Literal by default. Each hit "
+            "has an id, path, line and whether it sits in code, a comment or a string."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "pattern": _STR,
+                "regex": {"type": "boolean"},
+                "path_glob": _STR,
+                "word": {"type": "boolean"},
+            },
+            "required": ["pattern"],
+            "additionalProperties": False,
+        },
+    },
+    "where_imported": {
+        "description": (
+            "Where a package is imported or required in the checkout, under which names, and "
+            "whether each importing file is an ES module. Import sites are hits with ids."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "package": {"type": "string", "maxLength": 214},
+                "ecosystem": {"type": "string", "enum": ["pip", "npm"]},
+            },
+            "required": ["package"],
+            "additionalProperties": False,
+        },
+    },
+    "search_symbol": {
+        "description": (
+            "Find uses of a package's API that a breaking change affects, resolving import "
+            "aliases and receivers. kind: name (removed function/class/attribute), parameter "
+            "(removed keyword/option; of = its function), required_arg (calls of symbol that "
+            "do not pass arg), positional (calls of symbol with more than max_positional "
+            "positional arguments), signature (calls shaped like symbol, e.g. 'res.send(status)'), "
+            "literal_arg (calls of symbol passing the literal arg), module (require() of an "
+            "ES-module-only package from CommonJS), default_import, subpath ('pkg/sub' entry "
+            "point), module_path ('pkg.sub' module), config_key, async (calls not awaited). "
+            "Hits say how strong the evidence is and why."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "package": {"type": "string", "maxLength": 214},
+                "symbol": _STR,
+                "kind": {"type": "string", "enum": list(CANDIDATE_KINDS)},
+                "of": {"type": "string", "maxLength": 120},
+                "arg": {"type": "string", "maxLength": 120},
+                "max_positional": {"type": "integer", "minimum": 0, "maximum": 20},
+            },
+            "required": ["package", "symbol"],
+            "additionalProperties": False,
+        },
+    },
+    "conclude": {
+        "description": (
+            "Give the verdict for one update. affected: cite hit_ids from searches of this run "
+            "and breaking_changes with the source_ref of the changelog section. not_affected: "
+            "the breaking changes do not touch the code (or nothing breaks). unknown: the facts "
+            "could not be had; say why in reason."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "package": {"type": "string", "maxLength": 214},
+                "verdict": {"type": "string", "enum": ["affected", "not_affected", "unknown"]},
+                "reason": {"type": "string", "maxLength": 1000},
+                "breaking_changes": {
+                    "type": "array",
+                    "maxItems": 20,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "summary": {"type": "string", "maxLength": 400},
+                            "symbols": {"type": "array", "maxItems": 10, "items": _STR},
+                            "source_ref": {"type": "string", "maxLength": 40},
+                        },
+                        "required": ["summary", "source_ref"],
+                        "additionalProperties": False,
+                    },
+                },
+                "hit_ids": {
+                    "type": "array",
+                    "maxItems": 50,
+                    "items": {"type": "string", "maxLength": 20},
+                },
+                "suggested_fix": {"type": "string", "maxLength": 2000},
+            },
+            "required": ["package", "verdict", "reason"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def tool_specs() -> list[dict[str, Any]]:
+    """The tools in the OpenAI chat-completions format."""
+    return [
+        {"type": "function", "function": {"name": name, **spec}} for name, spec in SCHEMAS.items()
+    ]

@@ -1,0 +1,126 @@
+"""The weekly job on one checkout: updates → conversations → verdicts → report and drafts.
+
+``triage()`` reads as the run's table of contents; the parts are ``services`` (backends,
+HTTP session, trace), ``verdicts`` (resume, program verdicts, journal), ``batches``
+(conversations on threads) and ``stats``. Verdicts are journaled as they arrive, so
+``--resume`` continues a killed run without redoing what was finished. The run writes
+only its output folder: the Actions job summary is the CLI's (``depbot.cli.commands``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from depbot.agent.loop import Budget, ConversationResult
+from depbot.core.errors import InputError
+from depbot.core.net import Http
+from depbot.core.settings import Settings
+from depbot.models.base import Model
+from depbot.output.draft_files import write_drafts
+from depbot.output.journal import Journal
+from depbot.output.repo_link import detect_repo_link
+from depbot.output.report import write_report
+from depbot.pipeline.batches import Shared, run_batches
+from depbot.pipeline.services import LiveServices, wired
+from depbot.pipeline.stats import TRACED_STATS, run_stats
+from depbot.pipeline.verdicts import (
+    Progress,
+    Recorder,
+    final_verdicts,
+    ledger_of,
+    resumed,
+    still_open,
+)
+from depbot.records.update import Update
+from depbot.records.verdict import Verdict
+
+
+@dataclass
+class TriageResult:
+    verdicts: list[Verdict]
+    stats: dict[str, Any]
+    status: str
+    out_dir: Path
+    report_path: Path
+    drafts: list[str] = field(default_factory=list)
+    conversations: list[ConversationResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. "kept your edited draft, wrote ….new.md"
+
+
+def triage(
+    settings: Settings,
+    *,
+    repo: Path,
+    updates: list[Update],
+    model: Model,
+    out_dir: Path,
+    services: Any = None,
+    http: Http | None = None,
+    progress: Progress | None = None,
+    resume: bool = False,
+    repo_label: str | None = None,
+) -> TriageResult:
+    """Triage ``updates`` against the checkout at ``repo``; write the report, drafts and trace."""
+    repo, out_dir = _folders(repo, out_dir)
+    say = progress or _quiet
+    label = repo_label or repo.resolve().name
+    started = time.monotonic()
+    with wired(settings, out_dir, http) as (http, trace):
+        done = resumed(out_dir, say) if resume else {}
+        with Journal(out_dir) as journal:
+            record = Recorder(journal, trace, say, total=len(updates), done=len(done))
+            todo = still_open(updates, done, record)
+            trace.write(
+                "run_start",
+                run=out_dir.name,
+                updates=len(updates),
+                todo=len(todo),
+                model=model.name,
+            )
+            ledger = ledger_of(done)
+            budget = Budget(settings.max_tokens, settings.max_seconds)
+            conversations: list[ConversationResult] = []
+            if todo:
+                services = services or LiveServices(settings, repo, http)
+                shared = Shared(settings, model, services, ledger, budget, trace, label, record)
+                conversations = run_batches(shared, todo, say)
+        verdicts = final_verdicts(updates, ledger, done)
+        drafts = write_drafts(out_dir, verdicts, detect_repo_link(repo, settings.github_api_url))
+        seconds = time.monotonic() - started
+        stats = run_stats(
+            conversations, budget=budget, ledger=ledger, http_stats=http.stats, seconds=seconds
+        )
+        report_path = write_report(
+            out_dir, repo=label, model=model.name, verdicts=verdicts, stats=stats
+        )
+        trace.write("run_end", status=stats["status"], stats={k: stats[k] for k in TRACED_STATS})
+    return TriageResult(
+        verdicts=verdicts,
+        stats=stats,
+        status=stats["status"],
+        out_dir=out_dir,
+        report_path=report_path,
+        drafts=[d.path for d in drafts],
+        conversations=conversations,
+        notes=[d.note for d in drafts if getattr(d, "note", "")],
+    )
+
+
+def _folders(repo: Path, out_dir: Path) -> tuple[Path, Path]:
+    """The checkout (it must exist) and the output folder (made when missing)."""
+    repo = Path(repo)
+    if not repo.is_dir():
+        raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return repo, out_dir
+
+
+def _quiet(_msg: str) -> None:
+    pass
+
+
+__all__ = ["TriageResult", "triage"]

@@ -1,0 +1,87 @@
+"""The wiring of one run: the real backends behind the tools, the HTTP session and the trace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from depbot.agent.trace import Trace
+from depbot.changelogs.fetch import ChangelogFetcher
+from depbot.changelogs.result import ChangelogResult
+from depbot.core.net import Http
+from depbot.core.settings import Settings
+from depbot.records.update import Update
+from depbot.search.code import CodeSearch, CodeSearchResult
+from depbot.search.import_sites import ImportReport
+from depbot.symbols.facts import SymbolResult
+from depbot.symbols.search import SymbolSearch
+
+TRACE_FILE = "trace.jsonl"
+
+
+class LiveServices:
+    """The real backends of the tools (``depbot.agent.services.Services``): registries,
+    GitHub and ripgrep over one checkout."""
+
+    def __init__(self, settings: Settings, repo: Path, http: Http) -> None:
+        self.changelogs = ChangelogFetcher(settings, http)
+        self.code = CodeSearch(repo, settings)
+        self.symbols = SymbolSearch(self.code)
+
+    def fetch_changelog(self, update: Update) -> ChangelogResult:
+        return self.changelogs.fetch(
+            update.ecosystem, update.package, update.from_version, update.to_version
+        )
+
+    def search_code(
+        self, pattern: str, *, regex: bool = False, path_glob: str | None = None, word: bool = False
+    ) -> CodeSearchResult:
+        return self.code.search_code(pattern, regex=regex, path_glob=path_glob, word=word)
+
+    def where_imported(self, ecosystem: str, package: str) -> ImportReport:
+        return self.symbols.report(ecosystem, package)
+
+    def search_symbol(
+        self,
+        ecosystem: str,
+        package: str,
+        symbol: str,
+        *,
+        kind: str = "name",
+        of: str = "",
+        arg: str = "",
+        max_positional: int = 1,
+    ) -> SymbolResult:
+        return self.symbols.search(
+            ecosystem, package, symbol, kind=kind, of=of, arg=arg, max_positional=max_positional
+        )
+
+    def import_names(self, ecosystem: str, package: str) -> list[str]:
+        return self.symbols.import_names(ecosystem, package)
+
+    def in_secret_block(self, path: str, line: int) -> bool:
+        return self.code.in_private_key_block(path, line)
+
+
+@contextmanager
+def wired(settings: Settings, out_dir: Path, http: Http | None) -> Iterator[tuple[Http, Trace]]:
+    """The run's HTTP session and its ``DIR/trace.jsonl``; every retried request is traced.
+
+    A session given by the caller stays open (and keeps its own retry hook); one opened
+    here is closed at the end.
+    """
+    own_http = http is None
+    http = http or Http(settings)
+    trace = Trace(out_dir / TRACE_FILE, settings.secrets())
+    hooked = http.on_retry is None
+    if hooked:
+        http.on_retry = lambda event: trace.write("http_retry", **event)
+    try:
+        yield http, trace
+    finally:
+        trace.close()
+        if hooked:
+            http.on_retry = None
+        if own_http:
+            http.close()
