@@ -5,7 +5,7 @@
 It prints the environment to point depbot at it, then serves until interrupted:
 
     export DEPBOT_PYPI_URL=http://127.0.0.1:PORT DEPBOT_NPM_URL=http://127.0.0.1:PORT/npm
-    export DEPBOT_ALLOW_PRIVATE_HOSTS=1 DEPBOT_NO_CACHE=1
+    export DEPBOT_NO_CACHE=1
 
 ``--data`` is a JSON file ``{"pip": {name: {"versions": [...], "yanked": [...]}},
 "npm": {name: {"versions": [...], "deprecated": [...]}}}`` (a bare list of versions works
@@ -71,7 +71,7 @@ def main() -> None:
     with LoopbackServer(fake) as srv:
         fake.base_url = srv.url
         print(f"export DEPBOT_PYPI_URL={srv.url} DEPBOT_NPM_URL={srv.url}/npm")
-        print("export DEPBOT_ALLOW_PRIVATE_HOSTS=1 DEPBOT_NO_CACHE=1", flush=True)
+        print("export DEPBOT_NO_CACHE=1", flush=True)
         try:
             while True:
                 time.sleep(3600)

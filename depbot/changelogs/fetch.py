@@ -30,6 +30,13 @@ a section (a pre-release counts as covered by its final release for this decisio
 
 Sections merge one per version: a changelog file's section (default branch, then tag) wins
 over a release body, which wins over the description.
+
+Caching (``core/cache.py``): a file read at the new version's tag is immutable (a warm run
+sends nothing for it); the release pages are first taken from the cache as they are, and
+used with no request when they hold a release of every version the update needs, each
+published at least ``release_settle_days`` ago (settled notes are final, and releases
+published since lie outside the range); otherwise they are revalidated. What is read at the
+default branch (the repository, folder listings, the changelog file) is revalidated.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime, timezone
 from typing import TypeVar
 
 from depbot.changelogs.discovery import (
@@ -62,6 +70,7 @@ from depbot.changelogs.sections import (
     version_key,
 )
 from depbot.changelogs.trim import deprecation_notes, removes_deprecated, trim_to_budget
+from depbot.core.cache import settled
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
@@ -82,9 +91,11 @@ class ChangelogFetcher:
         http: Http,
         registries: Registries | None = None,
         github: GitHubClient | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.settings = settings
         self.http = http
+        self._clock = clock or (lambda: datetime.now(timezone.utc))  # for release_settle_days
         self.registries = registries or Registries(settings, http)
         self.github = github or GitHubClient(settings, http)
         self._lock = threading.Lock()
@@ -192,13 +203,23 @@ class ChangelogFetcher:
         return branch
 
     def _read(
-        self, run: FetchState, repo: str, path: str, ref: str | None, *, quiet_404: bool = False
+        self,
+        run: FetchState,
+        repo: str,
+        path: str,
+        ref: str | None,
+        *,
+        quiet_404: bool = False,
+        at_tag: bool = False,
     ) -> list[Section] | None:
-        """Read and parse one file; None when it could not be read."""
+        """Read and parse one file; None when it could not be read. ``at_tag``: ``ref`` is a
+        release tag (the file is immutable there: a cached copy is used with no request)."""
         label_ref = ref or run.branches.get(repo) or "the default branch"
         label = f"{path} at {label_ref}" + ("" if repo == run.repo else f" of {repo}")
         try:
-            text, url = self._twice(lambda: self.github.read_file(repo, path, ref))
+            text, url = self._twice(
+                lambda: self.github.read_file(repo, path, ref, immutable=at_tag)
+            )
         except UpstreamError as exc:
             if exc.kind == "not_found" and quiet_404:
                 return None
@@ -320,7 +341,7 @@ class ChangelogFetcher:
         if tag is None:
             run.tried.append(f"{path} at the tag of {run.new} (no such tag found)")
             return
-        self._read(run, repo, path, tag, quiet_404=True)
+        self._read(run, repo, path, tag, quiet_404=True, at_tag=True)
 
     def _release_list(self, run: FetchState, repo: str) -> list[Release]:
         """Releases of ``repo``, newest first, read page by page until enough is known."""
@@ -328,10 +349,10 @@ class ChangelogFetcher:
             return run.releases[repo]
         if repo in run.missing_repos:
             return []
-        out: list[Release] = []
+        out: list[Release] = self._settled_releases(run, repo) or []
         error: UpstreamError | None = None
         capped = False
-        for _attempt in range(2):  # once more after an unreadable first page
+        for _attempt in range(0 if out else 2):  # once more after an unreadable first page
             error = None
             try:
                 for rel in self.github.iter_releases(repo):
@@ -391,14 +412,42 @@ class ChangelogFetcher:
             )
         return out
 
-    def _enough(self, run: FetchState, releases: list[Release]) -> bool:
-        """After a page: the range is covered, or the whole last page is older than ``old``."""
+    def _settled_releases(self, run: FetchState, repo: str) -> list[Release] | None:
+        """The release pages as the cache holds them (no request), when they cover the range
+        with settled releases; None otherwise (not cached, or a needed release is missing or
+        younger than ``release_settle_days``)."""
+        out: list[Release] = []
+        try:
+            for rel in self.github.iter_releases(repo, cached_only=True):
+                out.append(rel)
+                full = len(out) >= PER_PAGE * MAX_RELEASE_PAGES
+                if len(out) % PER_PAGE == 0 and (full or self._settled_cover(run, out)):
+                    break
+        except UpstreamError:
+            pass  # the next page is not cached: the pages before it may still do
+        return out if out and self._settled_cover(run, out) else None
+
+    def _settled_cover(self, run: FetchState, releases: list[Release]) -> bool:
+        now, days = self._clock(), self.settings.release_settle_days
+        fresh = {
+            r.url or f"{r.tag} release" for r in releases if not settled(r.published, now, days)
+        }
         sections = self._release_sections(run, releases)
+        return self._covers(run, [s for s in sections if s.source not in fresh])
+
+    def _covers(self, run: FetchState, sections: list[Section]) -> bool:
+        """Every needed version is found or in ``sections`` (a pre-release: or its final)."""
         have = set(run.found) | {
             v for s in sections if (v := version_key(run.eco, s.version)) is not None
         }
         finals = {(v.release, v.is_prerelease) for v in have}
-        if all(v in have or (v.is_prerelease and (v.release, False) in finals) for v in run.needed):
+        return all(
+            v in have or (v.is_prerelease and (v.release, False) in finals) for v in run.needed
+        )
+
+    def _enough(self, run: FetchState, releases: list[Release]) -> bool:
+        """After a page: the range is covered, or the whole last page is older than ``old``."""
+        if self._covers(run, self._release_sections(run, releases)):
             return True
         page = self._release_sections(run, releases[-PER_PAGE:])
         keys = [version_key(run.eco, s.version) for s in page]

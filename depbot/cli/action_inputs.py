@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from depbot.core.errors import InputError
+from depbot.pipeline.outcome import DEFAULT_FAIL_ON, FAIL_ON
 from depbot.records.update import Update
 from depbot.updates.files import update_from_record
 
@@ -39,6 +40,7 @@ INPUT_ENV: dict[str, str] = {
     "publish": "DEPBOT_INPUT_PUBLISH",
     "comment-on-pr": "DEPBOT_INPUT_COMMENT_ON_PR",
     "artifact-name": "DEPBOT_INPUT_ARTIFACT_NAME",
+    "fail-on": "DEPBOT_INPUT_FAIL_ON",
 }
 MODES = ("triage", "publish")
 PUBLISH_VALUES = ("false", "true", "dry-run")
@@ -63,6 +65,7 @@ class StepInputs:
     publish: str = "false"
     comment_on_pr: str = "false"
     artifact_name: str = ""
+    fail_on: str = DEFAULT_FAIL_ON  # depbot triage --fail-on
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> StepInputs:
@@ -91,6 +94,10 @@ class StepInputs:
             )
         if self.pr:
             parse_pr(self.pr)
+        if self.fail_on.lower() not in FAIL_ON:
+            raise InputError(
+                f"input 'fail-on' must be one of {', '.join(FAIL_ON)}, not {self.fail_on!r}"
+            )
 
     def publish_mode(self) -> str:
         return self.publish.strip().lower() or "false"
@@ -179,7 +186,8 @@ def triage_argv(
 
     ``updates_file`` is where ``updates-json`` was written, when it was given.
     """
-    argv = ["triage", "--repo", inputs.path, "--out", str(out_dir), "--model", inputs.model]
+    argv = ["triage", "--repo", inputs.path, "--out", str(out_dir)]
+    argv += ["--fail-on", inputs.fail_on.lower(), "--model", inputs.model]
     source = inputs.source or "manifests"
     if updates_file is not None:
         if source != "manifests":
@@ -238,7 +246,7 @@ def step_outputs(out_dir: str | Path, report: Mapping[str, Any] | None) -> dict[
         "report": str(out / "report.json") if report is not None else "",
         "drafts-dir": str(out / "drafts"),
     }
-    names = ("total", "affected", "not-affected", "unknown", "drafts")
+    names = ("total", "affected", "not-affected", "unknown", "drafts", "degraded")
     if report is None:
         outputs.update({n: "" for n in names}, status="failed")
         return outputs
@@ -253,6 +261,7 @@ def step_outputs(out_dir: str | Path, report: Mapping[str, Any] | None) -> dict[
             "unknown": str(count["unknown"]),
             "drafts": str(sum(1 for u in updates if u.get("draft"))),
             "status": str((report.get("stats") or {}).get("status") or "finished"),
+            "degraded": "true" if (report.get("stats") or {}).get("degraded") else "false",
         }
     )
     return outputs

@@ -8,7 +8,11 @@ artifact name) to ``$GITHUB_OUTPUT``. ``publish`` runs ``depbot publish DIR --al
 an output folder, or says there is nothing to publish when it holds no draft.
 
 ``--dry-run`` prints the depbot command the step would run, and runs nothing.
-The exit code is depbot's (0 whatever the verdicts; 2 bad input; 1 a failed run).
+The exit code is depbot's, and so is the step output ``exit-code``: 0 verdicts reached
+from facts, 1 a failed run, 2 bad input, 3 degraded, 4 some update unknown, 5 some update
+affected (3-5 as input ``fail-on`` selects; ``depbot triage --help``). The action runs this
+step with ``continue-on-error`` and fails the job in its last step, after the upload and
+publishing, so a degraded run still leaves its summary, outputs and artifact.
 """
 
 from __future__ import annotations
@@ -125,6 +129,7 @@ def run_triage(inputs: StepInputs, env: Mapping[str, str], *, dry_run: bool = Fa
     if dry_run:
         return code
     outputs = {**step_outputs(out_dir, _read_report(out_dir / "report.json")), **base}
+    outputs["exit-code"] = str(code)
     write_outputs(env, {k: v for k, v in outputs.items() if k not in base})  # base is written
     if outputs["report"]:
         footer = summary_footer(
@@ -170,6 +175,8 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return run_triage(inputs, env, dry_run=args.dry_run)
     except InputError as exc:
         print(f"depbot: error: {exc}", file=sys.stderr)
+        if args.command == "triage" and not args.dry_run:
+            write_outputs(env, {"exit-code": str(exc.exit_code)})
         return exc.exit_code
 
 

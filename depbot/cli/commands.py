@@ -9,7 +9,17 @@ from pathlib import Path
 import click
 
 from depbot.cli.common import DEFAULT_OUT, check_one_source, fail_cleanly, update_source_options
+from depbot.cli.progress import reporter, stage_event
 from depbot.core.errors import InputError
+from depbot.pipeline.outcome import (
+    DEFAULT_FAIL_ON,
+    EXIT_AFFECTED,
+    EXIT_DEGRADED,
+    EXIT_UNKNOWN,
+    FAIL_ON,
+    exit_status,
+)
+from depbot.pipeline.watch import FOUND
 
 _model_option = click.option(
     "-m",
@@ -21,16 +31,36 @@ _model_option = click.option(
 )
 
 
-def _say(quiet: bool):
-    if quiet:
-        return None
-    return lambda msg: click.echo(f"depbot: {msg}", err=True)
+_fail_on_option = click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON, case_sensitive=False),
+    default=DEFAULT_FAIL_ON,
+    show_default=True,
+    envvar="DEPBOT_FAIL_ON",
+    help="What makes the exit status non-zero: 'degraded' (the model endpoint or an "
+    "upstream was unavailable, or updates are unknown after failures: 3), 'unknown' (also "
+    "any unknown update: 4), 'affected' (also any affected update: 5), 'never' (env "
+    "DEPBOT_FAIL_ON).",
+)
 
 
-def _print_result(result, out_dir: Path) -> None:
+_STATUS_WHY = {
+    EXIT_DEGRADED: "the run was degraded",
+    EXIT_UNKNOWN: "some update is unknown",
+    EXIT_AFFECTED: "some update is affected",
+}
+
+
+def _print_result(result, out_dir: Path, *extra: str) -> None:
+    """The verdict table, where the files are (and ``extra`` lines), why the run is degraded,
+    and the closing line."""
     from depbot.output.drafts import verdict_table
+    from depbot.pipeline.outcome import closing_line, no_drafts_line
 
-    click.echo(verdict_table(result.verdicts))
+    closing = closing_line(result.outcome)
+    table = verdict_table(result.verdicts).rstrip("\n")
+    body, _, counts = table.rpartition("\n")
+    click.echo(body if body and closing.startswith(counts) else table)  # the counts come last
     click.echo(f"\nreport: {out_dir / 'report.json'}")
     click.echo(f"trace:  {out_dir / 'trace.jsonl'}")
     if result.drafts:
@@ -38,23 +68,26 @@ def _print_result(result, out_dir: Path) -> None:
             f"drafts: {len(result.drafts)} in {out_dir / 'drafts'} (review with: depbot drafts {out_dir})"
         )
     else:
-        click.echo("drafts: none (no update affects this code)")
+        click.echo(no_drafts_line(result.outcome))
     for note in result.notes:
         click.echo(f"note: {note}")
-    if result.status != "finished":
-        click.echo(
-            f"note: the run ended with status {result.status}; open updates are 'unknown'", err=True
-        )
+    for line in extra:
+        click.echo(line)
+    for reason in result.outcome.because:
+        click.echo(f"depbot: {reason}", err=True)
+    click.echo(closing)
 
 
 def _job_summary(result) -> None:
     """In GitHub Actions the verdict table goes to the job summary too (the library writes none)."""
     from depbot.cli.actions import write_step_summary
     from depbot.output.drafts import render_step_summary
+    from depbot.pipeline.outcome import closing_line
 
-    write_step_summary(
-        None, render_step_summary(result.verdicts, report_path=str(result.report_path))
-    )
+    text = render_step_summary(result.verdicts, report_path=str(result.report_path))
+    text = text.rstrip("\n") + f"\n\n**{closing_line(result.outcome)}**\n"
+    text += "".join(f"- {reason}\n" for reason in result.outcome.because)
+    write_step_summary(None, text)
 
 
 @click.command("triage")
@@ -83,7 +116,14 @@ def _job_summary(result) -> None:
     help="The updates of --updates come from this Dependabot pull request: drafts link it "
     "and `depbot publish --comment-on-pr` comments on it.",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@_fail_on_option
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="No progress on stderr (by default a live line per stage on a terminal, plain "
+    "lines elsewhere and in GitHub Actions).",
+)
 @click.pass_context
 @fail_cleanly
 def triage_command(
@@ -95,6 +135,7 @@ def triage_command(
     out_dir: Path,
     resume: Path | None,
     pr: str | None,
+    fail_on: str,
     quiet: bool,
 ) -> None:
     """Triage the week's updates against the checkout: the weekly job.
@@ -103,8 +144,19 @@ def triage_command(
     searches the checkout for what they break, and concludes affected,
     not_affected or unknown. It writes DIR/report.json, one issue draft per
     affected update in DIR/drafts/, and DIR/trace.jsonl (every model round and
-    tool call). Exit code 0 whatever the verdicts; 2 for bad input, 1 when the
-    run itself failed.
+    tool call). The last line says how it came out: "… — ok", or "… — degraded"
+    when the model endpoint or a configured upstream was unavailable or updates
+    are unknown because something failed (the lines above it say what).
+
+    \b
+    Exit status:
+      0  verdicts reached from facts (and nothing --fail-on asks to fail on)
+      1  the run itself failed
+      2  bad input (a flag, a file, a setting)
+      3  degraded (--fail-on degraded, the default; unknown; affected)
+      4  some update is unknown (--fail-on unknown or affected)
+      5  some update is affected (--fail-on affected)
+    Of several, the lowest wins; --fail-on never: 0 unless 1 or 2.
 
     \b
     Examples:
@@ -125,32 +177,39 @@ def triage_command(
     if not repo.is_dir():
         raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
     settings = Settings.from_env()
-    say = _say(quiet)
     model_obj = make_model(model, settings)
-    updates, warnings = collect_updates(
-        settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
-    )
-    if pr:
-        from depbot.cli.action_inputs import mark_pull_request
-
-        updates = mark_pull_request(updates, pr)
-    for w in warnings:
-        click.echo(f"depbot: warning: {w}", err=True)
-    if not updates:
-        click.echo("depbot: no pending updates", err=True)
     target = resume or out_dir
-    result = triage(
-        settings,
-        repo=repo,
-        updates=updates,
-        model=model_obj,
-        out_dir=target,
-        progress=say,
-        resume=resume is not None,
-        repo_label=dependabot or None,
-    )
+    with reporter(quiet) as say:
+        updates, warnings = collect_updates(
+            settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
+        )
+        if pr:
+            from depbot.cli.action_inputs import mark_pull_request
+
+            updates = mark_pull_request(updates, pr)
+        for w in warnings:
+            click.echo(f"depbot: warning: {w}", err=True)
+        if not updates:
+            click.echo("depbot: no pending updates", err=True)
+        n = len(updates)
+        say(stage_event(FOUND, n, n, f"{FOUND}: {n}"))
+        result = triage(
+            settings,
+            repo=repo,
+            updates=updates,
+            model=model_obj,
+            out_dir=target,
+            progress=say,
+            resume=resume is not None,
+            repo_label=dependabot or None,
+        )
     _job_summary(result)
     _print_result(result, target)
+    code = exit_status(result.outcome, fail_on.lower())
+    if code:
+        why = _STATUS_WHY.get(code, "")
+        click.echo(f"depbot: exit status {code}: {why} (--fail-on {fail_on.lower()})", err=True)
+    ctx.exit(code)
 
 
 @click.command("eval")
@@ -223,16 +282,17 @@ def demo_command(out_dir: Path | None, model: str | None) -> None:
     packages ship inside depbot; a loopback fake of the registries and GitHub
     serves them, and the built-in rules model does the triage. Nothing leaves
     this machine. DIR gets what `depbot triage --out DIR` writes; the copy of
-    the example checkout and the cache go to a new temporary folder.
+    the example checkout and the cache go to a new temporary folder. Exit status
+    0 unless the demo itself failed (1).
     """
     from depbot.evals.demo import run_demo
 
     work = Path(tempfile.mkdtemp(prefix="depbot-demo-"))
     out = out_dir or work / "out"
-    result = run_demo(out, work_dir=work, model=model or "rules", progress=_say(False))
+    with reporter(False) as say:
+        result = run_demo(out, work_dir=work, model=model or "rules", progress=say)
     _job_summary(result)
-    _print_result(result, out)
-    click.echo(f"checkout: {work / 'repo'} (cache: {work / 'cache'})")
+    _print_result(result, out, f"checkout: {work / 'repo'} (cache: {work / 'cache'})")
 
 
 @click.group("trace")

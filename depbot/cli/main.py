@@ -2,6 +2,8 @@
 
 Every flag that names an endpoint, a token or a model has an environment fallback;
 errors are one line on stderr with exit code 2 for bad input and 1 for a failed run.
+``depbot triage`` adds 3 (degraded), 4 (some update unknown) and 5 (some update
+affected), as its ``--fail-on`` selects (``pipeline.outcome``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ def cli() -> None:
       depbot triage --out out/         the weekly job: report.json, drafts, trace
       depbot drafts out/               review the drafts
       depbot publish out/ --repo o/r   open issues for approved drafts
+
+    Exit status: 0 ok, 1 the run failed, 2 bad input; depbot triage also 3
+    degraded, 4 unknown, 5 affected (see depbot triage --help, --fail-on).
     """
 
 

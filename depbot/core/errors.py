@@ -30,10 +30,17 @@ class ConfigError(InputError):
     """A setting is missing or malformed."""
 
 
+# the ways a connection fails (core/net.py): no answer at all from the host
+CONNECTION_FAILURES = frozenset({"connection", "timeout", "dns", "tls", "proxy"})
 # kinds of upstream failure; the first four are worth retrying
 TRANSIENT = frozenset({"rate_limited", "server_error", "timeout", "connection"})
 UPSTREAM_KINDS = TRANSIENT | frozenset(
     {"not_found", "unauthorized", "bad_response", "refused", "too_large"}
+    # a host the breaker marked down, and the run's deadline (core/breaker.py, never retried)
+    | {"unreachable", "deadline"}
+    # and "dns", "tls", "proxy", never retried: the name does not resolve, the certificate is
+    # not trusted (a CA setting is missing), the proxy refused; a retry cannot fix them
+    | CONNECTION_FAILURES
 )
 
 

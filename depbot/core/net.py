@@ -3,14 +3,25 @@
 Every HTTP request depbot makes (registries, GitHub through PyGithub, nothing else)
 goes through ``Http.send``, which enforces:
 
-- only the configured upstream hosts, only http(s), no private or loopback
-  addresses unless the settings allow them (tests and ``eval`` do);
+- only allowed hosts, only http(s): the configured endpoints wherever they resolve (a
+  mirror on 10.x or 127.0.0.1), any other allowed host (named only by data or a
+  redirect) on public addresses unless ``allow_private_hosts`` (tests and ``eval``);
+- the CA bundle, trust store and proxies of the settings (``core/tls.py``), never
+  ``.netrc``; a failed connection says which: ``dns``, ``tls``, ``proxy``, ``timeout``
+  or ``connection``;
 - redirects followed by hand, and only to allowed hosts;
 - bounded retries with backoff on 429 / 5xx / timeouts / connection resets,
   honouring ``Retry-After`` up to a cap;
 - a cap on response size;
-- an on-disk cache (requests-cache) that revalidates with ETag / Last-Modified,
-  so a warm rerun downloads no body it already has.
+- a per-host breaker (``core/breaker.py``): after ``breaker_failures`` connection failures
+  in a row the host is down for the run, said once on stderr, and refused at once;
+- (connect, read) timeouts, and the run's deadline (``set_deadline``): no request starts
+  after it and none waits past it;
+- an on-disk cache (requests-cache) with a policy per request (``core/cache.py``):
+  mutable things revalidate with ETag / Last-Modified (a 304 keeps the body), registry
+  metadata is fresh for ``registry_ttl``, what the caller marks immutable (a file at a
+  release tag) is used with no request; ``stats`` counts as ``requests`` only those
+  that left, and a cached answer used as is as ``cache_hits``.
 
 Failures become ``UpstreamError`` with a short sentence: no stack trace, no token,
 no response body.
@@ -23,6 +34,7 @@ import ipaddress
 import json
 import random
 import socket
+import sys
 import threading
 import time
 from collections import Counter
@@ -33,8 +45,18 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from depbot.core.errors import UpstreamError
+from depbot.core.breaker import Breaker, announcement, endpoint_of, failure_reason
+from depbot.core.cache import (
+    CACHE_NAME,
+    LEGACY_CACHE_FILES,
+    REVALIDATE,
+    CachePolicy,
+    vary_without,
+)
+from depbot.core.errors import CONNECTION_FAILURES, UpstreamError
+from depbot.core.proxies import proxy_refused
 from depbot.core.settings import Settings
+from depbot.core.tls import configure_session, settings_proxy, tls_failure
 
 USER_AGENT = "depbot/0.1 (+https://github.com/depbot/depbot)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -50,6 +72,7 @@ class Response:
     headers: dict[str, str]
     content: bytes
     from_cache: bool = False
+    sent: bool = True  # False: the cache answered and nothing went to the host
 
     @property
     def text(self) -> str:
@@ -85,14 +108,43 @@ def _rate_limited(resp: Response) -> bool:
     )
 
 
-def _revalidatable(response: requests.Response) -> bool:
-    headers = response.headers
-    return bool(headers.get("ETag") or headers.get("Last-Modified"))
+def _storable_vary(response: requests.Response, *args: Any, **kwargs: Any) -> requests.Response:
+    import requests_cache
+
+    vary = response.headers.get("Vary")
+    kept = vary_without(vary, requests_cache.DEFAULT_IGNORED_PARAMS)
+    if kept != vary:
+        if kept:
+            response.headers["Vary"] = kept
+        else:
+            del response.headers["Vary"]
+    return response
 
 
 def _looks_like_html(body: bytes) -> bool:
     head = body[:512].lstrip().lower()
     return head.startswith((b"<!doctype", b"<html", b"<?xml", b"<head", b"<body"))
+
+
+def _dns_failed(exc: BaseException) -> bool:
+    """Whether a failed connection began with a name that did not resolve."""
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo:
+        err = todo.pop()
+        if id(err) in seen:
+            continue
+        seen.add(id(err))
+        if isinstance(err, socket.gaierror):
+            return True
+        linked = (*err.args, getattr(err, "reason", None), err.__cause__, err.__context__)
+        todo.extend(e for e in linked if isinstance(e, BaseException))
+    return False
+
+
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 class Http:
@@ -107,6 +159,7 @@ class Http:
         # called with {"what", "method", "url", "reason", "attempt", "wait"} before each retry
         # (triage writes these to the trace); a failing listener never breaks a request
         self.on_retry: Callable[[dict[str, Any]], None] | None = None
+        self._init_guards()
         self.session = self._make_session()
 
     # -- construction -----------------------------------------------------------------
@@ -117,22 +170,32 @@ class Http:
             import requests_cache
 
             s.cache_dir.mkdir(parents=True, exist_ok=True)
+            for old in LEGACY_CACHE_FILES:  # stored as "never expires": not to be read as fresh
+                (s.cache_dir / old).unlink(missing_ok=True)
             session: requests.Session = requests_cache.CachedSession(
-                str(s.cache_dir / "http_cache"),
+                str(s.cache_dir / CACHE_NAME),
                 backend="sqlite",
-                expire_after=requests_cache.NEVER_EXPIRE,
-                always_revalidate=True,  # conditional request every time; 304 keeps the body
+                # freshness comes with each request (CachePolicy.request_options: expire_after,
+                # only_if_cached); a GET without one revalidates. always_revalidate stays off:
+                # requests-cache 1.x then sends a conditional request for every stored answer
+                # with a validator, whatever the request's expire_after (CacheActions.
+                # _update_validation_headers), and nothing immutable could skip the network.
+                # An answer without ETag/Last-Modified is stored only with a TTL (for the TTL).
+                expire_after=requests_cache.EXPIRE_IMMEDIATELY,
+                always_revalidate=False,
                 stale_if_error=False,
                 allowable_methods=("GET",),
                 allowable_codes=(200,),
-                # only answers that can be revalidated: one without ETag or Last-Modified
-                # would otherwise be served from the cache forever, never asked again
-                filter_fn=_revalidatable,
             )
+            # before requests-cache stores (or merges a 304 into) an answer: no Vary on a
+            # header it redacts, or a GitHub answer to a token is never reused (vary_without)
+            session.hooks["response"].append(_storable_vary)
         else:
             session = requests.Session()
         session.headers["User-Agent"] = USER_AGENT
-        session.trust_env = False  # no proxies or .netrc credentials from the environment
+        # CA bundle, trust store and proxies from the settings (which read the standard
+        # variables); trust_env stays off, so no .netrc credentials go to any host
+        configure_session(session, s)
         return session
 
     def close(self) -> None:
@@ -141,7 +204,13 @@ class Http:
     # -- policy -------------------------------------------------------------------------
 
     def check_url(self, url: str) -> None:
-        """Refuse anything but http(s) to a configured host (and no private address)."""
+        """Refuse anything but http(s) to an allowed host.
+
+        The endpoints the user configured (registries, GitHub API, raw files) are trusted
+        wherever they resolve: an internal mirror on 10.x or 127.0.0.1 needs no flag. Any
+        other allowed host, one only fetched data or a redirect names, must also resolve
+        to public addresses unless ``allow_private_hosts``.
+        """
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https"):
             raise UpstreamError("refused", f"refused a non-HTTP address ({parts.scheme or 'none'})")
@@ -153,6 +222,8 @@ class Http:
                 "refused",
                 f"refused to contact {parts.hostname or host!s}: not a configured registry or GitHub host",
             )
+        if host in self.settings.configured_hosts:
+            return  # what the user configured, not what the data says
         if not self.settings.allow_private_hosts and not self._public(parts.hostname or ""):
             raise UpstreamError(
                 "refused", f"refused to contact {parts.hostname}: private or loopback address"
@@ -167,14 +238,117 @@ class Http:
             addrs = {info[4][0] for info in infos}
             ok = bool(addrs) and all(ipaddress.ip_address(a.split("%")[0]).is_global for a in addrs)
         except (OSError, ValueError):
-            ok = True  # resolution failure surfaces later as a connection error
+            ok = True  # resolution failure surfaces later as a "dns" error
         with self._lock:
             self._host_ok[hostname] = ok
         return ok
 
+    def _no_answer(self, url: str, exc: requests.RequestException) -> UpstreamError:
+        """The error for a request that got no answer, by what failed: the name, the
+        certificate, the proxy, the clock or the connection (kinds in CONNECTION_FAILURES)."""
+        host = urlsplit(url).hostname or "the server"
+        if isinstance(exc, requests.exceptions.SSLError):
+            return UpstreamError("tls", tls_failure(host))
+        if isinstance(exc, requests.exceptions.ProxyError):
+            proxy = settings_proxy(self.settings, url) or "unknown"
+            return UpstreamError("proxy", proxy_refused(proxy, url))
+        if isinstance(exc, requests.Timeout):
+            return UpstreamError("timeout", f"{host} did not answer in time")
+        if isinstance(exc, requests.ConnectionError) and _dns_failed(exc):
+            return UpstreamError("dns", f"{host}: DNS lookup failed")
+        if isinstance(exc, requests.ConnectionError):
+            return UpstreamError("connection", f"could not connect to {host}")
+        return UpstreamError("connection", f"request to {host} failed")
+
     def _count(self, key: str, n: int = 1) -> None:
         with self._lock:
             self.stats[key] += n
+
+    # -- the breaker and the deadline ---------------------------------------------------
+
+    def _init_guards(self) -> None:
+        self.breaker = Breaker(self.settings.breaker_failures)
+        # writes the one line per host marked down (tests put a list's append here)
+        self.stderr: Callable[[str], None] = _to_stderr
+        self._deadline: float | None = None
+        self._deadline_budget = 0.0
+
+    def set_deadline(self, at: float | None) -> None:
+        """No request starts after ``at`` (a ``time.monotonic()`` time; None: no deadline),
+        and none waits past it."""
+        self._deadline = at
+        self._deadline_budget = 0.0 if at is None else max(0.0, at - time.monotonic())
+
+    @property
+    def deadline(self) -> float | None:
+        return self._deadline
+
+    def unreachable(self) -> dict[str, str]:
+        """Each endpoint marked down in this run (its label, e.g. "GitHub API") → why."""
+        down = self.breaker.all_down()
+        return {endpoint_of(self.settings, f"http://{h}").label: r for h, r in down.items()}
+
+    def _time_left(self) -> float | None:
+        return None if self._deadline is None else self._deadline - time.monotonic()
+
+    def _deadline_error(self) -> UpstreamError:
+        budget = f"{round(self._deadline_budget, 1):g}"
+        return UpstreamError("deadline", f"the run's deadline ({budget} s) passed")
+
+    def _unreachable_error(self, url: str, reason: str) -> UpstreamError:
+        label = endpoint_of(self.settings, url).label
+        n = self.breaker.threshold
+        return UpstreamError(
+            "unreachable", f"{label} unreachable: {reason} (marked down after {n} failures)"
+        )
+
+    def _admit(self, url: str) -> None:
+        """Refuse, with no I/O, a request after the deadline or to a host marked down."""
+        left = self._time_left()
+        if left is not None and left <= 0:
+            raise self._deadline_error()
+        reason = self.breaker.down(urlsplit(url).netloc.lower())
+        if reason is not None:
+            raise self._unreachable_error(url, reason)
+
+    def _timeouts(self, read: float) -> tuple[float, float]:
+        """(connect, read) seconds for one request, neither past the deadline."""
+        connect = min(self.settings.connect_timeout, read)
+        left = self._time_left()
+        if left is not None:
+            left = max(left, 0.001)
+            connect, read = min(connect, left), min(read, left)
+        return connect, read
+
+    def _failed(self, url: str, exc: UpstreamError) -> UpstreamError:
+        """Count a connection failure; the error to raise (``unreachable`` once the host
+        is down, ``deadline`` when the request was cut short by it)."""
+        left = self._time_left()
+        if left is not None and left <= 0:
+            return self._deadline_error()  # the deadline cut it short, not the host
+        host = urlsplit(url).netloc.lower()
+        reason = failure_reason(exc.kind)
+        if self.breaker.failed(host, reason):
+            self._announce(announcement(endpoint_of(self.settings, url), reason))
+        down = self.breaker.down(host)
+        return exc if down is None else self._unreachable_error(url, down)
+
+    def _announce(self, line: str) -> None:
+        try:
+            self.stderr(line)
+        except Exception:  # noqa: BLE001 - saying so must not change the request's fate
+            pass
+
+    def _pause(self, url: str, seconds: float) -> None:
+        """Wait before a retry: never past the deadline, and (with the real clock) no
+        longer once the host is marked down."""
+        left = self._time_left()
+        if left is not None:
+            seconds = max(0.0, min(seconds, left))
+        if self._sleep is time.sleep:
+            self.breaker.wait(urlsplit(url).netloc.lower(), seconds)
+        else:
+            self._sleep(seconds)
 
     # -- the request --------------------------------------------------------------------
 
@@ -189,29 +363,31 @@ class Http:
         category: str = "other",
         timeout: float | None = None,
         idempotent: bool = True,
+        cache: CachePolicy | None = None,
     ) -> Response:
         """Send one request with retries; return the final response whatever its status.
 
         Raises ``UpstreamError`` when no response could be had (refused, timeout,
-        connection failure after retries, body too large). ``idempotent=False`` (a POST
-        that creates something) is never repeated once it may have reached the server:
-        only an explicit rate-limit answer (429, or 403 with no quota left) is retried.
+        connection failure after retries, body too large, the host marked down by the
+        breaker, the run's deadline passed). ``idempotent=False`` (a POST that creates
+        something) is never repeated once it may have reached the server: only an
+        explicit rate-limit answer (429, or 403 with no quota left) is retried.
+        ``cache``: how a GET may be answered from the on-disk cache (``core/cache.py``;
+        default revalidate); with ``CACHED_ONLY`` nothing is sent and a miss is a 504.
         """
         s = self.settings
-        attempts = max(1, s.http_retries + 1)
-        last_error: UpstreamError | None = None
+        attempts = 1 if cache is not None and cache.cached_only else max(1, s.http_retries + 1)
         for attempt in range(attempts):
             try:
                 resp = self._send_following_redirects(
-                    method, url, headers or {}, data, timeout or s.http_timeout, category
+                    method, url, headers or {}, data, timeout or s.http_timeout, category, cache
                 )
             except UpstreamError as exc:
                 if not exc.transient or attempt == attempts - 1 or not idempotent:
                     raise UpstreamError(exc.kind, f"{what}: {exc}") from None
-                last_error = exc
                 wait = self._backoff(attempt, None)
                 self._retrying(what, method, url, exc.kind, attempt, wait)
-                self._sleep(wait)
+                self._pause(url, wait)
                 continue
             wait = self._retry_wait(resp, attempt)
             if wait is None or attempt == attempts - 1:
@@ -221,9 +397,8 @@ class Http:
             if not idempotent and not _rate_limited(resp):
                 return resp  # a 5xx may come after the server acted: do not act twice
             self._retrying(what, method, url, f"HTTP {resp.status}", attempt, wait)
-            self._sleep(wait)
-        assert last_error is not None  # pragma: no cover
-        raise last_error  # pragma: no cover
+            self._pause(url, wait)
+        raise AssertionError("the last attempt always returns or raises")  # pragma: no cover
 
     def _retrying(
         self, what: str, method: str, url: str, reason: str, attempt: int, wait: float
@@ -268,10 +443,11 @@ class Http:
         data: Any,
         timeout: float,
         category: str,
+        cache: CachePolicy | None = None,
     ) -> Response:
         for _ in range(_MAX_REDIRECTS + 1):
             self.check_url(url)
-            resp = self._send_once(method, url, headers, data, timeout, category)
+            resp = self._send_guarded(method, url, headers, data, timeout, category, cache)
             if resp.status in (301, 302, 303, 307, 308) and resp.header("location"):
                 target = urljoin(url, resp.header("location") or "")
                 if urlsplit(target).netloc.lower() != urlsplit(url).netloc.lower():
@@ -285,7 +461,7 @@ class Http:
             return resp
         raise UpstreamError("bad_response", "too many redirects")
 
-    def _send_once(
+    def _send_guarded(
         self,
         method: str,
         url: str,
@@ -293,26 +469,44 @@ class Http:
         data: Any,
         timeout: float,
         category: str,
+        cache: CachePolicy | None = None,
+    ) -> Response:
+        """``_send_once`` behind the breaker and the deadline, its outcome counted for the host."""
+        self._admit(url)
+        try:
+            resp = self._send_once(
+                method, url, headers, data, self._timeouts(timeout), category, cache
+            )
+        except UpstreamError as exc:
+            if exc.kind in CONNECTION_FAILURES:
+                raise self._failed(url, exc) from None
+            self.breaker.succeeded(urlsplit(url).netloc.lower())  # it answered (too much)
+            raise
+        if resp.sent:  # a cached answer says nothing about the host
+            self.breaker.succeeded(urlsplit(url).netloc.lower())
+        return resp
+
+    def _send_once(
+        self,
+        method: str,
+        url: str,
+        headers: dict[str, str],
+        data: Any,
+        timeout: float | tuple[float, float],  # (connect, read) from _send_guarded
+        category: str,
+        cache: CachePolicy | None = None,
     ) -> Response:
         host = urlsplit(url).hostname or "the server"
         cap = self.settings.max_response_bytes
-        self._count("requests")
+        policy = cache or REVALIDATE
+        if policy.cached_only and getattr(self.session, "cache", None) is None:
+            return self._not_cached(url)  # no cache at all
         try:
-            raw = self.session.request(
-                method,
-                url,
-                headers=headers,
-                data=data,
-                timeout=timeout,
-                allow_redirects=False,
-                stream=True,
-            )
-        except requests.Timeout:
-            raise UpstreamError("timeout", f"{host} did not answer in time") from None
-        except requests.ConnectionError:
-            raise UpstreamError("connection", f"could not connect to {host}") from None
-        except requests.RequestException:
-            raise UpstreamError("connection", f"request to {host} failed") from None
+            raw = self._request(method, url, headers, data, timeout, policy)
+        except requests.RequestException as exc:
+            raise self._no_answer(url, exc) from None
+        if policy.cached_only and raw.status_code == 504 and getattr(raw, "from_cache", False):
+            return self._not_cached(url)  # only-if-cached and not stored
         try:
             length = int(raw.headers.get("content-length") or 0)
         except ValueError:
@@ -348,7 +542,46 @@ class Http:
             headers=dict(raw.headers),
             content=body,
             from_cache=from_cache,
+            sent=not from_cache or bool(getattr(raw, "revalidated", False)),
         )
+
+    def _not_cached(self, url: str) -> Response:
+        """The answer to a cache-only GET the cache cannot give: 504, and nothing sent."""
+        self._count("cache_misses")
+        return Response(url=url, status=504, headers={}, content=b"", from_cache=True, sent=False)
+
+    def _request(
+        self,
+        method: str,
+        url: str,
+        headers: dict[str, str],
+        data: Any,
+        timeout: float | tuple[float, float],
+        policy: CachePolicy,
+    ) -> requests.Response:
+        """``session.request`` under the cache policy; counts ``requests`` only when one left
+        (an answer the cache gives as is, or a cache-only miss, sent nothing)."""
+        options: dict[str, Any] = {}
+        if method.upper() == "GET" and getattr(self.session, "cache", None) is not None:
+            options, extra = policy.request_options()
+            headers = {**headers, **extra}
+        try:
+            raw = self.session.request(
+                method,
+                url,
+                headers=headers,
+                data=data,
+                timeout=timeout,
+                allow_redirects=False,
+                stream=True,
+                **options,
+            )
+        except BaseException:
+            self._count("requests")
+            raise
+        if not getattr(raw, "from_cache", False) or getattr(raw, "revalidated", False):
+            self._count("requests")
+        return raw
 
     # -- conveniences for JSON and text ---------------------------------------------------
 
@@ -361,7 +594,22 @@ class Http:
 
     def get_json(self, url: str, *, what: str, category: str = "other", **kw: Any) -> Any:
         resp = self.get(url, what=what, category=category, **kw)
-        return parse_json(resp, what)
+        try:
+            return parse_json(resp, what)
+        except UpstreamError:
+            self.forget(resp.url)  # an error page with a 200 must not stay fresh for a TTL
+            raise
+
+    def forget(self, url: str) -> None:
+        """Drop the cached answer to a GET of ``url`` (it proved unreadable): the next try
+        asks the host again instead of taking it from the cache."""
+        cache = getattr(self.session, "cache", None)
+        if cache is None:
+            return
+        try:
+            cache.delete(urls=[url])
+        except Exception:  # noqa: BLE001 - forgetting is best effort; the answer was bad anyway
+            pass
 
 
 def parse_json(resp: Response, what: str) -> Any:

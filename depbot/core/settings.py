@@ -17,6 +17,11 @@ from depbot.core.errors import ConfigError
 DEFAULT_PYPI_URL = "https://pypi.org"
 DEFAULT_NPM_URL = "https://registry.npmjs.org"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
+# where the public registries keep release files (npm tarballs live on the registry host)
+DEFAULT_ARTIFACT_HOSTS = ("files.pythonhosted.org", "registry.npmjs.org")
+DEFAULT_RAW_URL = "https://raw.githubusercontent.com"
+# where requests, curl and pip look for a CA bundle, in the order they are read
+CA_BUNDLE_VARIABLES = ("REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR")
 
 # Directories the code search never enters (each a setting; see search/code.py for how they apply).
 DEFAULT_EXCLUDE_DIRS = (
@@ -78,6 +83,32 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
 
 
+def _env2(env: Mapping[str, str], name: str) -> str | None:
+    """``name`` in lower case, else upper case (as curl and requests read proxy variables)."""
+    return env.get(name.lower()) or env.get(name.upper()) or None
+
+
+def _proxy(name: str, value: str | None) -> str | None:
+    if not value:
+        return None
+    value = value if "://" in value else f"http://{value}"
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{name} must be an http(s) proxy address like http://proxy:3128")
+    return value
+
+
+def _ca_bundle(env: Mapping[str, str]) -> str | None:
+    for name in CA_BUNDLE_VARIABLES:
+        path = env.get(name)
+        if not path:
+            continue
+        if not os.path.exists(path):
+            raise ConfigError(f"{name} names {path}, which does not exist")
+        return path
+    return None
+
+
 def _url(name: str, value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -91,6 +122,7 @@ class Settings:
     pypi_url: str = DEFAULT_PYPI_URL
     npm_url: str = DEFAULT_NPM_URL
     github_api_url: str = DEFAULT_GITHUB_API_URL
+    raw_url: str = DEFAULT_RAW_URL  # raw repository files (DEPBOT_RAW_URL)
     github_token: str | None = field(default=None, repr=False)
     openai_base_url: str | None = None
     openai_api_key: str | None = field(default=None, repr=False)
@@ -98,12 +130,32 @@ class Settings:
 
     # HTTP behaviour
     cache_dir: Path | None = None  # None: no on-disk cache
-    http_timeout: float = 20.0
+    # registry metadata is used from the cache with no request for this long (seconds), then
+    # revalidated: a rerun the same day asks nothing, a weekly run asks once per package
+    registry_ttl: float = 6 * 3600.0
+    # a GitHub release published this many days ago is final: its cached notes are used as is
+    release_settle_days: float = 3.0
+    http_timeout: float = 20.0  # read timeout (and the cap on the connect timeout)
+    connect_timeout: float = 5.0
     http_retries: int = 3
+    breaker_failures: int = 3  # consecutive connection failures that mark a host down
     retry_backoff: float = 0.5
     max_retry_wait: float = 30.0
     max_response_bytes: int = 10 * 1024 * 1024
-    allow_private_hosts: bool = False  # loopback/private addresses; tests and eval only
+    # released artifacts (depbot/artifacts/): their file hosts, and caps on download and unpacking
+    artifact_hosts: tuple[str, ...] = DEFAULT_ARTIFACT_HOSTS  # DEPBOT_ARTIFACT_HOSTS
+    max_artifact_bytes: int = 50 * 1024 * 1024  # one compressed artifact
+    max_unpacked_bytes: int = 200 * 1024 * 1024  # its unpacked members, counted as written
+    max_members: int = 20_000  # members of one archive
+    # a host named only by fetched data (a link, a redirect) on a loopback / private address;
+    # the configured endpoints above are trusted wherever they resolve. Tests and eval only.
+    allow_private_hosts: bool = False
+    # TLS and proxies, read from the standard variables by from_env (core/tls.py)
+    ca_bundle: str | None = None  # REQUESTS_CA_BUNDLE / SSL_CERT_FILE / CURL_CA_BUNDLE
+    truststore: bool = False  # DEPBOT_TRUSTSTORE=1: verify with the OS trust store
+    https_proxy: str | None = field(default=None, repr=False)  # may carry a password
+    http_proxy: str | None = field(default=None, repr=False)
+    no_proxy: str | None = None
     registry_concurrency: int = 8
 
     # loop budgets
@@ -143,6 +195,7 @@ class Settings:
             "github_api_url": _url(
                 "GITHUB_API_URL", env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL
             ),
+            "raw_url": _url("DEPBOT_RAW_URL", env.get("DEPBOT_RAW_URL") or DEFAULT_RAW_URL),
             "github_token": env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or None,
             "openai_base_url": (
                 _url("OPENAI_BASE_URL", env["OPENAI_BASE_URL"])
@@ -159,6 +212,12 @@ class Settings:
                 else _default_cache_dir(env)
             ),
             "http_timeout": _float(env, "DEPBOT_HTTP_TIMEOUT", cls.http_timeout),
+            "registry_ttl": _float(env, "DEPBOT_REGISTRY_TTL", cls.registry_ttl),
+            "release_settle_days": _float(
+                env, "DEPBOT_RELEASE_SETTLE_DAYS", cls.release_settle_days
+            ),
+            "connect_timeout": _float(env, "DEPBOT_CONNECT_TIMEOUT", cls.connect_timeout),
+            "breaker_failures": _int(env, "DEPBOT_BREAKER_FAILURES", cls.breaker_failures),
             "max_rounds": _int(env, "DEPBOT_MAX_ROUNDS", cls.max_rounds),
             "max_tokens": _int(env, "DEPBOT_MAX_TOKENS", cls.max_tokens),
             "max_seconds": _float(env, "DEPBOT_MAX_SECONDS", cls.max_seconds),
@@ -172,8 +231,20 @@ class Settings:
             "registry_concurrency": _int(
                 env, "DEPBOT_REGISTRY_CONCURRENCY", cls.registry_concurrency
             ),
-            # a registry or GitHub API on a loopback / private address (a local mirror, a fake)
+            # a data-named host on a loopback / private address (configured ones need no flag)
             "allow_private_hosts": env.get("DEPBOT_ALLOW_PRIVATE_HOSTS") == "1",
+            "ca_bundle": _ca_bundle(env),
+            "truststore": env.get("DEPBOT_TRUSTSTORE") == "1",
+            "https_proxy": _proxy("HTTPS_PROXY", _env2(env, "https_proxy")),
+            "http_proxy": _proxy("HTTP_PROXY", _env2(env, "http_proxy")),
+            "no_proxy": _env2(env, "no_proxy"),
+            "artifact_hosts": tuple(
+                h.strip().lower()
+                for h in (
+                    env.get("DEPBOT_ARTIFACT_HOSTS") or ",".join(DEFAULT_ARTIFACT_HOSTS)
+                ).split(",")
+                if h.strip()
+            ),
         }
         for key, value in overrides.items():
             if value is None:
@@ -181,7 +252,7 @@ class Settings:
             if key not in cls.__dataclass_fields__:
                 raise TypeError(f"unknown setting {key!r}")
             values[key] = value
-        for key in ("pypi_url", "npm_url", "github_api_url"):
+        for key in ("pypi_url", "npm_url", "github_api_url", "raw_url"):
             values[key] = _url(key, str(values[key]))
         return cls(**values)  # type: ignore[arg-type]
 
@@ -189,13 +260,21 @@ class Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     @property
+    def configured_hosts(self) -> frozenset[str]:
+        """``host[:port]`` of the endpoints the user configured: trusted wherever they resolve."""
+        urls = (self.pypi_url, self.npm_url, self.github_api_url, self.raw_url)
+        return frozenset(urlsplit(url).netloc.lower() for url in urls)
+
+    @property
     def upstream_hosts(self) -> frozenset[str]:
-        """The hosts depbot may fetch from: the configured registries and GitHub API."""
-        hosts = set()
-        for url in (self.pypi_url, self.npm_url, self.github_api_url):
-            hosts.add(urlsplit(url).netloc.lower())
-        return frozenset(hosts)
+        """The hosts depbot may fetch from: the configured registries, GitHub API and raw files.
+
+        A host in here but not in ``configured_hosts`` must also resolve to public addresses
+        (unless ``allow_private_hosts``): the artifact file hosts (``artifact_hosts``).
+        """
+        return self.configured_hosts | frozenset(h.lower() for h in self.artifact_hosts)
 
     def secrets(self) -> list[str]:
         """Secret values that must never appear in any output."""
-        return [s for s in (self.github_token, self.openai_api_key) if s]
+        proxy_passwords = [urlsplit(p).password for p in (self.https_proxy, self.http_proxy) if p]
+        return [s for s in (self.github_token, self.openai_api_key, *proxy_passwords) if s]

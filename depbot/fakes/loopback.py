@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -58,10 +59,27 @@ class Reply:
 Handler = Callable[[Request], Reply]
 
 
+class _TLSServer(ThreadingHTTPServer):
+    """Each accepted connection in TLS; the handshake runs in the connection's own thread."""
+
+    ssl_context: ssl.SSLContext
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        sock, addr = super().get_request()
+        return self.ssl_context.wrap_socket(
+            sock, server_side=True, do_handshake_on_connect=False
+        ), addr
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that does not trust the certificate hangs up: no traceback
+
+
 class LoopbackServer:
     """``with LoopbackServer(handler) as srv: ... srv.url ...``"""
 
-    def __init__(self, handler: Handler, *, etags: bool = False) -> None:
+    def __init__(
+        self, handler: Handler, *, etags: bool = False, ssl_context: ssl.SSLContext | None = None
+    ) -> None:
         self.handler = handler
         self.etags = etags
         self.log: list[Request] = []
@@ -99,7 +117,11 @@ class LoopbackServer:
 
             do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _handle
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _H)
+        if ssl_context is None:
+            self._server = ThreadingHTTPServer(("127.0.0.1", 0), _H)
+        else:  # https:// with this server certificate (tests/helpers/tls.py)
+            self._server = _TLSServer(("127.0.0.1", 0), _H)
+            self._server.ssl_context = ssl_context
         self._server.daemon_threads = True
         # a short poll interval: stop() returns in ~50 ms instead of the default 0.5 s
         self._thread = threading.Thread(
@@ -145,7 +167,8 @@ class LoopbackServer:
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        scheme = "https" if isinstance(self._server, _TLSServer) else "http"
+        return f"{scheme}://{host}:{port}"
 
     def start(self) -> LoopbackServer:
         self._thread.start()

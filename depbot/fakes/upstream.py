@@ -17,6 +17,11 @@ What it answers, in the real wire formats:
 - ``GET /pypi/<name>/json`` (names PEP 503-normalized) and ``GET /npm/<name>`` (scoped
   names as ``@scope%2Fname``): registry metadata whose versions are the ``versions``
   argument ∪ versions of changelog headings ∪ release tags ∪ meta ``versions``;
+- the released artifacts of ``dist/<version>/`` (``fakes/artifacts.py``): a wheel listed in
+  ``releases[<v>]`` and ``urls`` with its ``sha256`` (``GET /packages/<name>/<v>/<file>``),
+  an npm tarball named by ``versions[<v>].dist`` with ``integrity`` and ``shasum``
+  (``GET /npm/<name>/-/<file>.tgz``); a version without a ``dist/`` folder keeps its bare
+  sdist entry with no ``url`` (no downloadable file);
 - ``GET /github/repos/<o>/<r>`` (repository, default branch "main"),
   ``/releases`` and ``/tags`` (``per_page``/``page`` with ``Link`` headers) and
   ``/contents/<path>?ref=`` (folder listings and base64 files; any existing ref — the
@@ -31,8 +36,8 @@ request concerning the package (its registry entry and its repository), counted 
 them; ``times = 0`` means always. Kinds: ``rate_limit`` (429 with ``Retry-After``),
 ``server_error`` (500/502/503), ``not_found`` (404), ``timeout`` (the answer comes after
 ``timeout_delay`` seconds), ``garbage`` (200 with a body that is not JSON: an HTML page or
-cut-off JSON, in turn). An optional ``endpoint`` (``registry``, ``repo``, ``releases``,
-``tags``, ``contents``) narrows a fault to one kind of request; the tests use it.
+cut-off JSON, in turn). An optional ``endpoint`` (``registry``, ``artifact``, ``repo``,
+``releases``, ``tags``, ``contents``) narrows a fault to one kind of request; the tests use it.
 
 Finer kinds for the fault-matrix tests: ``rate_limit_bare`` (429 without ``Retry-After``
 or rate-limit headers), ``reset`` (the connection is dropped without an answer),
@@ -56,6 +61,7 @@ from urllib.parse import unquote
 from packaging.version import InvalidVersion
 from packaging.version import Version as PepVersion
 
+from depbot.fakes import artifacts as fake_artifacts
 from depbot.fakes import upstream_github as fake_github
 from depbot.fakes.loopback import LoopbackServer, Reply, Request
 from depbot.fakes.upstream_github import TAG_VERSION as _TAG_VERSION
@@ -68,7 +74,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-ENDPOINTS = ("registry", "repo", "releases", "tags", "contents")
+ENDPOINTS = ("registry", "artifact", "repo", "releases", "tags", "contents")
 FAULT_KINDS = (
     "rate_limit",
     "server_error",
@@ -210,6 +216,7 @@ class FakeUpstream:
         self._lock = threading.Lock()
         self.packages: dict[tuple[str, str], _Package] = {}
         self._by_repo: dict[str, list[_Package]] = {}
+        self._artifacts: dict[tuple[str, str, str], fake_artifacts.Artifact | None] = {}
         self._load(versions or {})
         self._server = LoopbackServer(self._handle, etags=True)
 
@@ -333,6 +340,9 @@ class FakeUpstream:
         path = req.path
         pkgs: list[_Package] = []
         answer: Any
+        artifact = self._artifact_route(req)
+        if artifact is not None:
+            return artifact
         m = re.fullmatch(r"/pypi/([^/]+)/json/?", path)
         if m:
             pkg = self.packages.get(("pip", normalize(unquote(m.group(1)))))
@@ -354,7 +364,9 @@ class FakeUpstream:
             rest = m.group(3) or ""
             endpoint = (rest.strip("/").split("/", 1)[0] or "repo") if rest else "repo"
             fault = self._fault(pkgs, [], None, endpoint)
-            answer = lambda: self._github(pkgs, repo, rest, req) if pkgs else _not_found()  # noqa: E731
+            answer = lambda: fake_github.with_vary(  # noqa: E731
+                self._github(pkgs, repo, rest, req) if pkgs else _not_found()
+            )
         if fault is not None:
             if fault.delay or fault.truncate:
                 normal = answer()
@@ -362,6 +374,55 @@ class FakeUpstream:
                 return normal
             return fault
         return answer()
+
+    def _artifact_route(self, req: Request) -> Reply | None:
+        """The download of a released artifact, or None for any other request."""
+        where = fake_artifacts.parse_download(unquote(req.path))
+        if where is None:
+            return None
+        eco, name, version, filename = where
+        pkg = self.packages.get((eco, canonical_name(eco, name)))
+        fault = self._fault([pkg] if pkg else [], [name], eco, "artifact")
+        art = self._artifact(pkg, version) if pkg else None
+        if art is None or art.filename != filename:
+            return fault or _not_found()
+        reply = Reply(200, art.data, {"Content-Type": "application/octet-stream"})
+        if fault is not None and (fault.delay or fault.truncate):
+            reply.delay, reply.truncate = fault.delay, fault.truncate
+            return reply
+        return fault or reply
+
+    def _artifact(self, pkg: _Package, version: str) -> fake_artifacts.Artifact | None:
+        """The artifact built from ``dist/<version>/`` (once), or None without that folder."""
+        key = (pkg.ecosystem, pkg.name, version)
+        with self._lock:
+            if key in self._artifacts:
+                return self._artifacts[key]
+        folder = fake_artifacts.dist_folder(pkg.folder, version)
+        art = fake_artifacts.build(pkg.ecosystem, pkg.name, version, folder) if folder else None
+        with self._lock:
+            self._artifacts[key] = art
+        return art
+
+    def _artifact_url(self, pkg: _Package, art: fake_artifacts.Artifact, version: str) -> str:
+        if pkg.ecosystem == "npm":
+            return f"{self.url}/npm/{pkg.name}/-/{art.filename}"
+        return f"{self.url}/packages/{normalize(pkg.name)}/{version}/{art.filename}"
+
+    def _pypi_files(self, pkg: _Package, v: str) -> list[dict[str, Any]]:
+        yanked = v in pkg.meta.get("yanked", [])
+        art = self._artifact(pkg, v)
+        if art is None:
+            return [
+                {"filename": f"{pkg.name}-{v}.tar.gz", "packagetype": "sdist", "yanked": yanked}
+            ]
+        return [fake_artifacts.pypi_entry(art, self._artifact_url(pkg, art, v), yanked)]
+
+    def _npm_dist(self, pkg: _Package, v: str) -> dict[str, Any]:
+        art = self._artifact(pkg, v)
+        return (
+            {"dist": fake_artifacts.npm_dist(art, self._artifact_url(pkg, art, v))} if art else {}
+        )
 
     def _fault(
         self, pkgs: list[_Package], names: list[str], eco: str | None, endpoint: str
@@ -439,16 +500,8 @@ class FakeUpstream:
             if pkg.directory:
                 source += f"/tree/{pkg.default_branch}/{pkg.directory}"
             urls = {"Source": source}
-        releases = {
-            v: [
-                {
-                    "filename": f"{pkg.name}-{v}.tar.gz",
-                    "packagetype": "sdist",
-                    "yanked": v in pkg.meta.get("yanked", []),
-                }
-            ]
-            for v in pkg.versions
-        }
+        releases = {v: self._pypi_files(pkg, v) for v in pkg.versions}
+        latest = self._latest(pkg)
         return Reply(
             200,
             {
@@ -464,6 +517,7 @@ class FakeUpstream:
                     "project_urls": urls,
                 },
                 "releases": releases,
+                "urls": releases.get(latest, []) if latest else [],
             },
         )
 
@@ -480,6 +534,7 @@ class FakeUpstream:
                 "version": v,
                 "repository": repository,
                 **({"deprecated": "do not use"} if v in pkg.meta.get("deprecated", []) else {}),
+                **self._npm_dist(pkg, v),
             }
             for v in pkg.versions
         }

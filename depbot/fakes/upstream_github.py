@@ -16,7 +16,9 @@ from urllib.parse import quote, urlencode
 
 from depbot.fakes.loopback import Reply, Request
 
-EPOCH = datetime(2030, 1, 1, tzinfo=timezone.utc)  # release dates count back from here
+# release dates count back from here: in the past, as real releases are (a date in the future
+# would make every release "just published" to the cache policy, core/cache.py settled)
+EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 TAG_VERSION = re.compile(r"(\d+(?:\.\d+)+(?:[-.]?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)$")
 
 
@@ -125,6 +127,16 @@ def contents(repo: str, api: str, tree: dict[str, bytes], path: str, ref: str) -
     if not children and path:
         return not_found()
     return Reply(200, [children[k] for k in sorted(children)])
+
+
+# what GitHub's API sends as Vary (it names Authorization: a cache must cope with it)
+VARY = "Accept, Authorization, Cookie, X-GitHub-OTP"
+
+
+def with_vary(reply: Reply) -> Reply:
+    """``reply`` with GitHub's ``Vary`` header."""
+    reply.headers.setdefault("Vary", VARY)
+    return reply
 
 
 def not_found() -> Reply:

@@ -7,15 +7,25 @@ traffic gets the same host policy, retries, size cap and on-disk cache as the
 registries. PyGithub's own throttling and retries are switched off; ``Http``
 does that work.
 
+PyGithub knows nothing of depbot's cache policy (``core/cache.py``), so a method that knows
+what it asks for (a file at a release tag is immutable; the release list read cache-only
+first) sets the policy in a context variable around the PyGithub call that sends, and the
+connection class hands it to ``Http.send``. Set per call and per thread, never across a
+``yield``: a policy guessed from URL patterns could not tell ``ref=v2.0`` the tag from
+``ref=v2.0`` the branch, the caller can.
+
 Errors come out as ``UpstreamError`` with a short sentence naming what was asked.
 """
 
 from __future__ import annotations
 
 import base64
+import contextvars
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,12 +33,26 @@ import github
 from github import Auth, Github, GithubException
 from github.Requester import Requester
 
+from depbot.core.cache import CACHED_ONLY, IMMUTABLE, CachePolicy
 from depbot.core.errors import ConfigError, UpstreamError
-from depbot.core.net import Http, Response, status_error
+from depbot.core.net import Http, Response, parse_json, status_error
 from depbot.core.settings import Settings
 
 _SEAMS: dict[str, Http] = {}
 _SEAMS_LOCK = threading.Lock()
+# the cache policy of the GitHub request being sent (None: Http's default, revalidate)
+_POLICY: contextvars.ContextVar[CachePolicy | None] = contextvars.ContextVar(
+    "depbot_github_cache_policy", default=None
+)
+
+
+@contextmanager
+def _cache_policy(policy: CachePolicy | None) -> Iterator[None]:
+    token = _POLICY.set(policy)
+    try:
+        yield
+    finally:
+        _POLICY.reset(token)
 
 
 def _category(path: str) -> str:
@@ -111,7 +135,13 @@ class _SeamConnection:
             category=_category(urlsplit(url).path),
             timeout=None,  # the seam's settings.http_timeout (PyGithub only knows whole seconds)
             idempotent=verb.upper() != "POST",  # never create an issue twice
+            cache=_POLICY.get() if verb.upper() == "GET" else None,
         )
+        if verb.upper() == "GET" and resp.status == 200:
+            try:
+                parse_json(resp, "GitHub API")
+            except UpstreamError:
+                http.forget(url)  # an error page with a 200: not to be reused from the cache
         return _PyGithubResponse(resp)
 
     def close(self) -> None:
@@ -133,6 +163,7 @@ class Release:
     url: str
     prerelease: bool = False
     draft: bool = False
+    published: datetime | None = None  # published_at (None: a draft, or not given)
 
 
 @dataclass(frozen=True)
@@ -221,32 +252,27 @@ class GitHubClient:
     def releases(self, full_name: str, *, max_items: int = 300) -> list[Release]:
         """Published releases, newest first (at most ``max_items``, 100 a page)."""
         out: list[Release] = []
-        try:
-            for rel in self._repo(full_name).get_releases():
-                if rel.draft:
-                    continue
-                out.append(
-                    Release(
-                        tag=rel.tag_name or "",
-                        name=rel.name or "",
-                        body=rel.body or "",
-                        url=rel.html_url or "",
-                        prerelease=bool(rel.prerelease),
-                    )
-                )
-                if len(out) >= max_items:
-                    break
-        except Exception as exc:  # noqa: BLE001
-            raise self._error(exc, f"releases of {full_name}") from None
+        for rel in self.iter_releases(full_name):
+            out.append(rel)
+            if len(out) >= max_items:
+                break
         return out
 
-    def iter_releases(self, full_name: str) -> Iterator[Release]:
+    def iter_releases(self, full_name: str, *, cached_only: bool = False) -> Iterator[Release]:
         """Published releases, newest first, fetched lazily 100 a page (``Link`` pagination).
 
         The caller stops iterating when it has seen enough; no page is fetched before needed.
+        ``cached_only``: the pages the on-disk cache holds, whatever their age, and no request;
+        a page not stored ends it with an ``UpstreamError`` (a 504, "not cached").
         """
+        policy = CACHED_ONLY if cached_only else None
         try:
-            for rel in self._repo(full_name).get_releases():
+            pages = iter(self._repo(full_name).get_releases())
+            while True:
+                with _cache_policy(policy):  # only while PyGithub may fetch a page
+                    rel = next(pages, None)
+                if rel is None:
+                    return
                 if rel.draft:
                     continue
                 yield Release(
@@ -255,6 +281,7 @@ class GitHubClient:
                     body=rel.body or "",
                     url=rel.html_url or "",
                     prerelease=bool(rel.prerelease),
+                    published=rel.published_at,
                 )
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"releases of {full_name}") from None
@@ -289,11 +316,18 @@ class GitHubClient:
             items = [items]
         return [Entry(i.name, i.path, i.type, int(i.size or 0)) for i in items]
 
-    def read_file(self, full_name: str, path: str, ref: str | None = None) -> tuple[str, str]:
-        """The text of a file and its web URL."""
+    def read_file(
+        self, full_name: str, path: str, ref: str | None = None, *, immutable: bool = False
+    ) -> tuple[str, str]:
+        """The text of a file and its web URL.
+
+        ``immutable``: the caller knows ``ref`` is a release tag, so a cached copy is used
+        with no request (a file at a branch, or at no ref, is revalidated each time).
+        """
         try:
             kwargs = {"ref": ref} if ref else {}
-            item = self._repo(full_name).get_contents(path, **kwargs)
+            with _cache_policy(IMMUTABLE if immutable and ref else None):
+                item = self._repo(full_name).get_contents(path, **kwargs)
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"file {path} of {full_name}") from None
         if isinstance(item, list):

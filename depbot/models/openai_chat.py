@@ -9,12 +9,46 @@ number of times (settings.model_retries), and records each in the trace. Failure
 from __future__ import annotations
 
 import json
+import ssl
 from typing import Any
+from urllib.parse import urlsplit
 
 from depbot.core.errors import ConfigError, ModelError
 from depbot.core.fence import redact
+from depbot.core.proxies import proxy_refused
 from depbot.core.settings import Settings
+from depbot.core.tls import settings_proxy, ssl_context, tls_failure
 from depbot.models.base import ModelReply, Usage
+
+OPENAI_URL = "https://api.openai.com/v1"  # the openai library's default endpoint
+
+
+def http_client(settings: Settings) -> Any:
+    """The openai library's own httpx client, with the CA bundle, trust store and proxy of
+    the settings. ``trust_env`` is off: httpx would read ``SSL_CERT_FILE`` and the proxy
+    variables itself but not ``REQUESTS_CA_BUNDLE``, and would send ``.netrc`` credentials."""
+    import openai
+
+    context = ssl_context(settings)
+    return openai.DefaultHttpxClient(
+        verify=context if context is not None else True,
+        proxy=settings_proxy(settings, settings.openai_base_url or OPENAI_URL),
+        trust_env=False,
+        timeout=settings.model_timeout,
+    )
+
+
+def _caused_by(exc: BaseException, kinds: tuple[type[BaseException], ...], *names: str) -> bool:
+    """Whether ``exc`` or what caused it is one of ``kinds`` (or a class called one of ``names``,
+    for the HTTP library's own errors)."""
+    seen: set[int] = set()
+    err: BaseException | None = exc
+    while err is not None and id(err) not in seen:
+        if isinstance(err, kinds) or type(err).__name__ in names:
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
 
 
 def _plain(obj: Any) -> Any:
@@ -30,6 +64,8 @@ class OpenAIChatModel:
     def __init__(self, name: str, settings: Settings, *, client: Any = None) -> None:
         self.name = name
         self._secrets = settings.secrets()
+        self._url = settings.openai_base_url or OPENAI_URL
+        self._proxy = settings_proxy(settings, self._url)
         if client is None:
             import openai  # on first use: ``depbot.models`` loads without it for the rules model
 
@@ -46,6 +82,7 @@ class OpenAIChatModel:
                 base_url=settings.openai_base_url,
                 max_retries=0,  # the loop retries transient failures itself (bounded, traced)
                 timeout=settings.model_timeout,
+                http_client=http_client(settings),
             )
         self.client = client
 
@@ -57,12 +94,18 @@ class OpenAIChatModel:
                 model=self.name, messages=messages, tools=tools, tool_choice="auto"
             )
         except openai.AuthenticationError:
-            raise ModelError("the model endpoint refused the API key (HTTP 401)") from None
+            raise ModelError(
+                f"model endpoint {self._where()} refused the key (HTTP 401): check OPENAI_API_KEY"
+            ) from None
         except openai.PermissionDeniedError:
-            raise ModelError("the model endpoint denied access (HTTP 403)") from None
+            raise ModelError(
+                f"model endpoint {self._where()} denied access (HTTP 403): check what "
+                "OPENAI_API_KEY may use"
+            ) from None
         except openai.NotFoundError:
             raise ModelError(
-                f"the model endpoint does not know model {self.name!r} (HTTP 404)"
+                f"model endpoint {self._where()} does not know model {self.name!r} (HTTP 404): "
+                "check --model (DEPBOT_MODEL) and OPENAI_BASE_URL"
             ) from None
         except openai.RateLimitError:
             raise ModelError(
@@ -70,8 +113,8 @@ class OpenAIChatModel:
             ) from None
         except openai.APITimeoutError:
             raise ModelError("the model endpoint did not answer in time", transient=True) from None
-        except openai.APIConnectionError:
-            raise ModelError("could not connect to the model endpoint", transient=True) from None
+        except openai.APIConnectionError as exc:
+            raise self._connection_error(exc) from None
         except openai.APIStatusError as exc:
             raise ModelError(
                 f"the model endpoint failed (HTTP {exc.status_code})",
@@ -97,6 +140,24 @@ class OpenAIChatModel:
             raise ModelError(
                 "the model endpoint sent a reply depbot cannot read", transient=True
             ) from None
+
+    def _where(self) -> str:
+        """The endpoint as an error names it: no credentials, no query."""
+        parts = urlsplit(str(getattr(self, "_url", "") or OPENAI_URL))
+        host = parts.hostname or ""
+        host = f"[{host}]" if ":" in host else host
+        netloc = f"{host}:{parts.port}" if parts.port else host
+        return redact(f"{parts.scheme}://{netloc}{parts.path}".rstrip("/"), self._secrets)
+
+    def _connection_error(self, exc: BaseException) -> ModelError:
+        """No answer from the model endpoint: an untrusted certificate and a proxy that
+        refused are said as such (and not retried)."""
+        if _caused_by(exc, (ssl.SSLError,)):
+            return ModelError(tls_failure(urlsplit(self._url).hostname or "the model endpoint"))
+        # through a proxy, a connection that fails is one to the proxy (the tunnel comes after)
+        if self._proxy and _caused_by(exc, (), "ProxyError", "ConnectError"):
+            return ModelError(proxy_refused(self._proxy, self._url))
+        return ModelError("could not connect to the model endpoint", transient=True)
 
 
 def _text(value: Any) -> str:

@@ -24,6 +24,7 @@ from depbot.output.journal import Journal
 from depbot.output.repo_link import detect_repo_link
 from depbot.output.report import write_report
 from depbot.pipeline.batches import Shared, run_batches
+from depbot.pipeline.outcome import RunOutcome, judge
 from depbot.pipeline.services import LiveServices, wired
 from depbot.pipeline.stats import TRACED_STATS, run_stats
 from depbot.pipeline.verdicts import (
@@ -34,6 +35,7 @@ from depbot.pipeline.verdicts import (
     resumed,
     still_open,
 )
+from depbot.pipeline.watch import ToolWatch
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 
@@ -48,6 +50,7 @@ class TriageResult:
     drafts: list[str] = field(default_factory=list)
     conversations: list[ConversationResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. "kept your edited draft, wrote ….new.md"
+    outcome: RunOutcome = field(default_factory=RunOutcome)  # degraded or not, and why
 
 
 def triage(
@@ -71,7 +74,10 @@ def triage(
     with wired(settings, out_dir, http) as (http, trace):
         done = resumed(out_dir, say) if resume else {}
         with Journal(out_dir) as journal:
-            record = Recorder(journal, trace, say, total=len(updates), done=len(done))
+            watch = ToolWatch(say)  # fetch failures and stage counts, as the tools run
+            record = Recorder(
+                journal, trace, say, total=len(updates), done=len(done), cause=watch.cause
+            )
             todo = still_open(updates, done, record)
             trace.write(
                 "run_start",
@@ -84,19 +90,32 @@ def triage(
             budget = Budget(settings.max_tokens, settings.max_seconds)
             conversations: list[ConversationResult] = []
             if todo:
-                services = services or LiveServices(settings, repo, http)
+                services = watch.wrap(
+                    services or LiveServices(settings, repo, http), total=len(todo)
+                )
                 shared = Shared(settings, model, services, ledger, budget, trace, label, record)
                 conversations = run_batches(shared, todo, say)
         verdicts = final_verdicts(updates, ledger, done)
+        for v in verdicts:  # one journaled by an earlier depbot may not say why it is unknown
+            v.unknown_cause = v.unknown_cause or watch.cause(v)
         drafts = write_drafts(out_dir, verdicts, detect_repo_link(repo, settings.github_api_url))
         seconds = time.monotonic() - started
+        outcome = judge(
+            verdicts, conversations, unreachable=http.unreachable(), failures=watch.failures
+        )
         stats = run_stats(
             conversations, budget=budget, ledger=ledger, http_stats=http.stats, seconds=seconds
         )
+        stats.update(outcome.to_stats())
         report_path = write_report(
             out_dir, repo=label, model=model.name, verdicts=verdicts, stats=stats
         )
-        trace.write("run_end", status=stats["status"], stats={k: stats[k] for k in TRACED_STATS})
+        trace.write(
+            "run_end",
+            status=stats["status"],
+            stats={k: stats[k] for k in TRACED_STATS},
+            degraded=outcome.because,
+        )
     return TriageResult(
         verdicts=verdicts,
         stats=stats,
@@ -106,6 +125,7 @@ def triage(
         drafts=[d.path for d in drafts],
         conversations=conversations,
         notes=[d.note for d in drafts if getattr(d, "note", "")],
+        outcome=outcome,
     )
 
 

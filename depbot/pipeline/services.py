@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,10 +70,13 @@ def wired(settings: Settings, out_dir: Path, http: Http | None) -> Iterator[tupl
     """The run's HTTP session and its ``DIR/trace.jsonl``; every retried request is traced.
 
     A session given by the caller stays open (and keeps its own retry hook); one opened
-    here is closed at the end.
+    here is closed at the end. The session refuses requests once the run's time
+    (``max_seconds``) is up; a caller's session gets its own deadline back afterwards.
     """
     own_http = http is None
     http = http or Http(settings)
+    earlier_deadline = http.deadline
+    http.set_deadline(time.monotonic() + settings.max_seconds)
     trace = Trace(out_dir / TRACE_FILE, settings.secrets())
     hooked = http.on_retry is None
     if hooked:
@@ -83,5 +87,6 @@ def wired(settings: Settings, out_dir: Path, http: Http | None) -> Iterator[tupl
         trace.close()
         if hooked:
             http.on_retry = None
+        http.set_deadline(earlier_deadline)
         if own_http:
             http.close()

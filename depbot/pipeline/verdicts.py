@@ -13,6 +13,7 @@ from pathlib import Path
 from depbot.agent.ledger import Ledger
 from depbot.agent.trace import Trace
 from depbot.output.journal import Journal, read_journal
+from depbot.pipeline.watch import CONCLUDED, StageEvent
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 
@@ -20,7 +21,11 @@ Progress = Callable[[str], None]
 
 
 def program_verdict(update: Update, reason: str) -> Verdict:
-    return Verdict(update=update, verdict="unknown", reason=reason, decided_by="program")
+    """``unknown``, filled in by the program because something failed (``unknown_cause``)."""
+    return Verdict(
+        update=update, verdict="unknown", reason=reason, decided_by="program",
+        unknown_cause="failure",
+    )  # fmt: skip
 
 
 def resumed(out_dir: Path, say: Progress) -> dict[str, Verdict]:
@@ -36,24 +41,38 @@ def resumed(out_dir: Path, say: Progress) -> dict[str, Verdict]:
 class Recorder:
     """Takes each verdict as it arrives: journal line, trace record, ``[n/total]`` progress.
 
-    Called from the conversations' threads.
+    Called from the conversations' threads. ``cause`` says why an ``unknown`` is unknown
+    (``failure`` or ``no_facts``: ``Verdict.unknown_cause``) before it is journaled.
     """
 
-    def __init__(self, journal: Journal, trace: Trace, say: Progress, *, total: int, done: int):
+    def __init__(
+        self,
+        journal: Journal,
+        trace: Trace,
+        say: Progress,
+        *,
+        total: int,
+        done: int,
+        cause: Callable[[Verdict], str] | None = None,
+    ):
         self.journal, self.trace, self.say = journal, trace, say
         self.total, self.count = total, done
+        self.cause = cause
         self._lock = threading.Lock()
 
     def __call__(self, v: Verdict) -> None:
+        if v.verdict == "unknown" and not v.unknown_cause and self.cause is not None:
+            v.unknown_cause = self.cause(v)
         self.journal.append(v)
         self.trace.write("verdict", package=v.update.package, verdict=v.verdict, reason=v.reason)
         u = v.update
         with self._lock:
             self.count += 1
-            self.say(
+            line = (
                 f"[{self.count}/{self.total}] {u.package} {u.from_version} → {u.to_version}: "
                 f"{v.verdict}"
             )
+            self.say(StageEvent(line, stage=CONCLUDED, done=self.count, total=self.total))
 
 
 def still_open(updates: list[Update], done: dict[str, Verdict], record: Recorder) -> list[Update]:

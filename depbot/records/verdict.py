@@ -12,6 +12,9 @@ from typing import Any
 from depbot.records.update import Update
 
 VERDICTS = ("affected", "not_affected", "unknown")
+# why an ``unknown`` is unknown: something failed (an upstream, the model, a budget), or
+# nothing failed and the facts did not settle it (no release notes, say)
+UNKNOWN_CAUSES = ("failure", "no_facts")
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,13 @@ class Verdict:
     suggested_fix: str = ""
     draft: str | None = None  # path relative to the output folder
     decided_by: str = "model"  # "model" | "program" (the program filled in what the model left)
+    unknown_cause: str = ""  # for an unknown: one of UNKNOWN_CAUSES ("" until the run says)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}")
+        if self.unknown_cause and self.unknown_cause not in UNKNOWN_CAUSES:
+            raise ValueError(f"unknown cause {self.unknown_cause!r}")
 
     def to_report(self) -> dict[str, Any]:
         """One entry of report.json's ``updates``, schema 1: readers rely on these keys."""
@@ -75,6 +81,7 @@ class Verdict:
             "decided_by": self.decided_by,
             "source": u.source,
             "source_ref": u.source_ref,
+            "unknown_cause": self.unknown_cause or None,
         }
 
     def to_journal(self) -> dict[str, Any]:
@@ -88,6 +95,7 @@ class Verdict:
             "suggested_fix": self.suggested_fix,
             "draft": self.draft,
             "decided_by": self.decided_by,
+            "unknown_cause": self.unknown_cause,
         }
 
     @classmethod
@@ -106,4 +114,5 @@ class Verdict:
             suggested_fix=data.get("suggested_fix", ""),
             draft=data.get("draft"),
             decided_by=data.get("decided_by", "model"),
+            unknown_cause=data.get("unknown_cause", ""),
         )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from depbot.core.cache import ttl
 from depbot.core.errors import UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
@@ -144,6 +145,7 @@ class Registries:
         self.settings = settings
         self.http = http
         self._memo: dict[tuple[str, str], PackageInfo] = {}
+        self._documents: dict[tuple[str, str], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     def metadata_url(self, ecosystem: str, name: str) -> str:
@@ -154,16 +156,35 @@ class Registries:
             return f"{self.settings.npm_url}/{quote(name, safe='@')}"
         raise ValueError(f"unknown ecosystem {ecosystem!r}")
 
+    def document(self, ecosystem: str, name: str) -> dict[str, Any]:
+        """The registry's raw JSON for the package, read once per run (``info`` parses it;
+        ``depbot.artifacts`` reads its file entries)."""
+        key = (ecosystem, name.lower())
+        with self._lock:
+            if key in self._documents:
+                return self._documents[key]
+        url = self.metadata_url(ecosystem, name)
+        label = "package index" if ecosystem == "pip" else "npm registry"
+        data = self.http.get_json(
+            url,
+            what=f"{label} entry for {name}",
+            category="registry",
+            # fresh for registry_ttl: a rerun the same day asks nothing, a weekly run revalidates
+            cache=ttl(self.settings.registry_ttl),
+        )
+        if not isinstance(data, dict):
+            raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
+        with self._lock:
+            self._documents[key] = data
+        return data
+
     def info(self, ecosystem: str, name: str) -> PackageInfo:
         key = (ecosystem, name.lower())
         with self._lock:
             if key in self._memo:
                 return self._memo[key]
+        data = self.document(ecosystem, name)
         url = self.metadata_url(ecosystem, name)
-        label = "package index" if ecosystem == "pip" else "npm registry"
-        data = self.http.get_json(url, what=f"{label} entry for {name}", category="registry")
-        if not isinstance(data, dict):
-            raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
         info = _pypi_info(name, data, url) if ecosystem == "pip" else _npm_info(name, data, url)
         with self._lock:
             self._memo[key] = info

@@ -18,6 +18,7 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -70,11 +71,16 @@ def steps_of(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 # --- evaluating `if:` conditions ------------------------------------------------------------
 
-_TOKEN = re.compile(r"'(?:[^']|'')*'|&&|\|\||==|!=|!|\(|\)|[A-Za-z_][\w-]*(?:\.[\w\[\]-]+)*|\d+")
+_TOKEN = re.compile(
+    r"'(?:[^']|'')*'|&&|\|\||==|!=|!|[a-z]+\(\)|\(|\)|[A-Za-z_][\w-]*(?:\.[\w\[\]-]+)*|\d+"
+)
 
 
 def evaluate(expr: str, ctx: dict[str, Any]) -> Any:
-    """A GitHub expression (the subset these files use) over ``ctx``; unknown names are null."""
+    """A GitHub expression (the subset these files use) over ``ctx``; unknown names are null.
+
+    A status function (``cancelled()``) is a name of ``ctx`` too: ``{"cancelled()": True}``;
+    unset, it is false."""
     text = expr.strip()
     if text.startswith("${{") and text.endswith("}}"):
         text = text[3:-2]
@@ -92,6 +98,8 @@ def evaluate(expr: str, ctx: dict[str, Any]) -> Any:
             out.append(repr(tok[1:-1].replace("''", "'")))
         elif tok in ("true", "false"):
             out.append(tok.capitalize())
+        elif tok.endswith("()"):
+            out.append(f"ctx.get({tok!r}, False)")
         else:
             out.append(f"ctx.get({tok!r}, '')")
     return eval("".join(out), {"ctx": ctx})  # noqa: S307 - our own files, tokens checked
@@ -292,13 +300,22 @@ WEEKLY_CASES = [
     ("workflow_dispatch", True, None, "2", True),
     ("workflow_dispatch", True, None, "0", False),
     ("workflow_dispatch", True, None, "", False),  # triage failed: no outputs
+    # the triage job failed on its verdicts (fail-on: a degraded run) yet drafted: publish
+    ("workflow_dispatch", True, None, "2 after a failed triage job", True),
+    ("workflow_dispatch", True, None, "2 cancelled", False),
 ]
 
 
 @pytest.mark.parametrize("event,asked,var,drafts,runs", WEEKLY_CASES)
 def test_weekly_publishes_only_when_asked(event, asked, var, drafts, runs):
     weekly = load(WORKFLOWS / "depbot-weekly.yml")
-    ctx = {"github.event_name": event, "needs.triage.outputs.drafts": drafts}
+    cancelled = drafts.endswith("cancelled")
+    drafts = drafts.split(" ", 1)[0]
+    ctx = {
+        "github.event_name": event,
+        "needs.triage.outputs.drafts": drafts,
+        "cancelled()": cancelled,
+    }
     if asked is not None:
         ctx["inputs.publish"] = asked
     if var is not None:
@@ -315,6 +332,7 @@ def test_publishing_is_off_by_default_everywhere_else():
     assert defaults["model"] == "rules" and defaults["source"] == "manifests"
     (publish_step,) = [s for s in action["runs"]["steps"] if s.get("name") == "Publish"]
     ctx = {f"inputs.{k}": v for k, v in defaults.items()}
+    ctx["steps.triage.outputs.exit-code"] = "0"
     assert not evaluate(publish_step["if"], ctx)
     assert evaluate(publish_step["if"], {**ctx, "inputs.publish": "true"})
     assert evaluate(publish_step["if"], {**ctx, "inputs.mode": "publish"})
@@ -547,6 +565,45 @@ def test_triage_argv_sources_and_their_conflicts():
         StepInputs(artifact_name="a/b").validate()
 
 
+def test_fail_on_input_reaches_triage_and_is_checked():
+    assert StepInputs().fail_on == "degraded"
+    argv = triage_argv(StepInputs(fail_on="Affected"), out_dir="o")
+    assert argv[argv.index("--fail-on") + 1] == "affected"
+    with pytest.raises(InputError, match="input 'fail-on' must be one of never, degraded"):
+        StepInputs(fail_on="sometimes").validate()
+    action = load(ACTION)
+    assert action["inputs"]["fail-on"]["default"] == "degraded"
+    assert {"exit-code", "degraded"} <= set(action["outputs"])
+
+
+def test_the_job_fails_last_after_the_summary_the_upload_and_publishing():
+    steps = load(ACTION)["runs"]["steps"]
+    names = [s.get("name") for s in steps]
+    triage_step = steps[names.index("Triage")]
+    assert triage_step["continue-on-error"] is True  # its status fails the job later
+    last = steps[-1]
+    assert names.index("Upload report, drafts and trace") < names.index("Publish") < len(steps) - 1
+    assert "!cancelled()" in steps[names.index("Upload report, drafts and trace")]["if"]
+    ran = {"inputs.mode": "triage"}
+    assert evaluate(last["if"], {**ran, "steps.triage.outcome": "failure"})
+    assert not evaluate(last["if"], {**ran, "steps.triage.outcome": "success"})
+    assert not evaluate(last["if"], {"inputs.mode": "publish", "steps.triage.outcome": ""})
+    publish = steps[names.index("Publish")]["if"]
+    asked = {"inputs.mode": "triage", "inputs.publish": "true"}
+    for code, runs in (("0", True), ("3", True), ("4", True), ("5", True), ("1", False),
+                       ("2", False), ("", False)):  # fmt: skip
+        ctx = {**asked, "steps.triage.outputs.exit-code": code}
+        assert bool(evaluate(publish, ctx)) is runs, code
+    # the last step's script exits with triage's status (1 when there is none)
+    for code, status in (("3", 3), ("5", 5), ("2", 2), ("", 1), ("0", 1)):
+        done = subprocess.run(
+            ["bash", "-c", last["run"]], env={"PATH": os.environ["PATH"], "CODE": code},
+            capture_output=True, text=True, timeout=10,
+        )  # fmt: skip
+        assert done.returncode == status, (code, done.stdout)
+        assert done.stdout.startswith("::error title=depbot triage::exit status")
+
+
 def test_fetch_metadata_records_that_cannot_be_triaged_are_left_out():
     meta = [
         {"dependencyName": "PyYAML", "packageEcosystem": "pip", "prevVersion": "5.4.1",
@@ -690,6 +747,8 @@ def test_main_step_on_the_demo_writes_summary_and_outputs(demo):
         "unknown": "0",
         "drafts": "2",
         "status": "finished",
+        "degraded": "false",
+        "exit-code": "0",
     }
     assert sorted(p.name for p in (out_dir / "drafts").glob("*.md")) == [
         "npm-chalk-5.3.0.md",
@@ -718,9 +777,45 @@ def test_main_step_failure_still_tells_the_upload_where_to_look(tmp_path):
     outputs = parse_outputs((tmp_path / "output.txt").read_text())
     assert outputs["out-dir"] == str(tmp_path / "runner" / "depbot-out")
     assert outputs["report"] == "" and outputs["status"] == "failed"
+    assert outputs["exit-code"] == "2"  # the action's last step fails the job with it
     assert (tmp_path / "summary.md").read_text() == ""
     bad = _step("triage", {**env, "DEPBOT_INPUT_PUBLISH": "yes"})
     assert bad.returncode == 2 and "input 'publish' must be one of" in bad.stderr
+
+
+def _closed_port() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def test_main_step_on_a_degraded_run_writes_everything_then_exits_3(demo):
+    tmp, week, up = demo
+    env = {
+        **_base_env(tmp),
+        **_upstream_env(up),
+        "DEPBOT_INPUT_PATH": str(tmp / "repo"),
+        "DEPBOT_INPUT_SOURCE": str(week),
+        "DEPBOT_INPUT_REPOSITORY": "acme/inventory-dashboard",
+        "GITHUB_API_URL": _closed_port(),  # nothing listens: connections refused at once
+    }
+    done = _step("triage", env)
+    assert done.returncode == 3, done.stderr
+    assert "depbot: GitHub API unreachable: could not connect" in done.stderr
+    outputs = parse_outputs((tmp / "output.txt").read_text())
+    assert (outputs["exit-code"], outputs["degraded"], outputs["status"]) == (
+        "3",
+        "true",
+        "finished",
+    )
+    assert Path(outputs["report"]).is_file()  # the upload has its files
+    summary = (tmp / "summary.md").read_text()
+    assert "— degraded**" in summary and "- GitHub API unreachable: could not connect" in summary
+    (tmp / "output.txt").write_text("")
+    lenient = _step("triage", {**env, "DEPBOT_INPUT_FAIL_ON": "never"})
+    assert lenient.returncode == 0, lenient.stderr
+    outputs = parse_outputs((tmp / "output.txt").read_text())
+    assert (outputs["exit-code"], outputs["degraded"]) == ("0", "true")
 
 
 def test_publish_step_with_no_drafts_is_a_quiet_no_op(tmp_path):

@@ -4,8 +4,8 @@ Every check runs against real loopback servers: a "victim" server stands for any
 depbot must never reach (another host, a cloud metadata address, an internal service),
 and each test asserts that it saw no request at all, not just that depbot reported an
 error. Covered: other hosts and ports, non-HTTP schemes, credentials in URLs, private
-and loopback addresses (refused unless ``allow_private_hosts``, which only tests and
-``eval`` set), redirects (to other hosts, to private addresses, to other schemes, in
+and loopback addresses named by data (refused; the configured endpoints are trusted
+wherever they resolve), redirects (to other hosts, to private addresses, to other schemes, in
 loops), ``Link`` pagination and changelog links that point elsewhere, proxies and
 ``.netrc`` from the environment, where the GitHub token goes, and response size caps
 (including a 50 MB changelog, refused before it is read).
@@ -101,14 +101,16 @@ def test_the_same_host_on_another_port_is_another_host(victim):
         "100.64.0.1",  # carrier-grade NAT
     ],
 )
-def test_private_and_loopback_addresses_are_refused_unless_allowed(host):
-    """Even when configured as the registry: a private address is refused before connecting."""
-    settings = Settings(pypi_url=f"http://{host}:9", cache_dir=None, http_retries=0)
-    http = Http(settings, sleep=lambda _s: None)
-    with pytest.raises(UpstreamError) as err:
-        http.get(f"http://{host}:9/pypi/x/json", what="package index entry for x")
-    assert err.value.kind == "refused"
-    assert "private or loopback" in str(err.value)
+def test_private_and_loopback_addresses_named_by_data_are_refused(host):
+    """A private address the registry did not configure is refused before connecting, even
+    with ``allow_private_hosts`` (a configured one is trusted: tests/core/test_trusted_hosts.py)."""
+    for allow in (False, True):
+        settings = Settings(cache_dir=None, http_retries=0, allow_private_hosts=allow)
+        http = Http(settings, sleep=lambda _s: None)
+        with pytest.raises(UpstreamError) as err:
+            http.get(f"http://{host}:9/pypi/x/json", what="package index entry for x")
+        assert err.value.kind == "refused"
+        assert "not a configured registry or GitHub host" in str(err.value)
 
 
 def test_allow_private_hosts_is_off_by_default_and_in_the_environment():
@@ -117,12 +119,11 @@ def test_allow_private_hosts_is_off_by_default_and_in_the_environment():
     assert Settings.from_env({"DEPBOT_ALLOW_PRIVATE_HOSTS": "1"}).allow_private_hosts is True
 
 
-def test_a_loopback_registry_is_not_contacted_without_the_setting():
+def test_a_loopback_registry_the_user_configured_is_contacted_without_the_setting():
     with LoopbackServer(_ok) as srv:
         settings = loopback_settings(srv.url, allow_private_hosts=False)
-        with pytest.raises(UpstreamError, match="private or loopback"):
-            Http(settings).get(srv.url + "/pypi/x/json", what="x")
-        assert srv.log == []
+        assert Http(settings).get_json(srv.url + "/pypi/x/json", what="x") == {"ok": True}
+        assert len(srv.log) == 1
 
 
 # -- redirects ----------------------------------------------------------------------------------
@@ -246,7 +247,8 @@ def test_a_changelog_link_to_another_site_is_named_but_never_fetched(tmp_path, v
 
 
 def test_the_environment_cannot_add_a_proxy_or_credentials(tmp_path, monkeypatch, victim):
-    """HTTP(S)_PROXY and ~/.netrc are ignored: requests go straight to the configured host."""
+    """Settings made in code ignore HTTP(S)_PROXY (only Settings.from_env reads them, see
+    tests/core/test_tls_proxy.py) and ~/.netrc is never read: no credentials leave."""
     monkeypatch.setenv("HTTP_PROXY", victim.url)
     monkeypatch.setenv("HTTPS_PROXY", victim.url)
     monkeypatch.setenv("ALL_PROXY", victim.url)

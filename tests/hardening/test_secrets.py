@@ -210,8 +210,8 @@ def test_eval_and_a_refused_model_key_print_no_secret(tmp_path):
             env2,
             tmp_path,
         )
-    assert denied.returncode == 0  # the run itself finished: every update unknown, said why
-    assert "refused the API key" in json.dumps(
+    assert denied.returncode == 3  # degraded: every update unknown because the key was refused
+    assert "refused the key (HTTP 401)" in json.dumps(
         json.loads((tmp_path / "o2" / "report.json").read_text())
     )
     blobs |= process_output("triage with a refused key", denied)

@@ -45,14 +45,18 @@ def test_triage_writes_its_folder_and_no_actions_file(tmp_path, monkeypatch):
     ]
     assert summary.read_text() == ""
     assert lines[0] == "triaging 2 update(s) in 1 conversation(s) with model rules"
-    assert (
-        sorted(lines[1:])
-        == [
-            "[1/2] oldlib 1.5.0 → 2.0.0: affected",
-            "[2/2] otherlib 1.2.0 → 1.2.1: not_affected",
-        ]
-        or len(lines) == 3
-    )
+    concluded = [x for x in lines[1:] if x.startswith("[")]
+    assert sorted(x.split("] ", 1)[1] for x in concluded) == [
+        "oldlib 1.5.0 → 2.0.0: affected",
+        "otherlib 1.2.0 → 1.2.1: not_affected",
+    ]
+    assert sorted(x[:3] for x in concluded) == ["[1/", "[2/"]
+    # the stages between: each update's notes fetched once, the one with breaking notes searched
+    assert sorted(x.split(": ")[1] for x in lines if x.startswith("notes fetched ")) == [
+        "oldlib",
+        "otherlib",
+    ]
+    assert [x for x in lines if x.startswith("searched ")] == ["searched 1/2: oldlib"]
     kinds = [json.loads(x)["type"] for x in (out / "trace.jsonl").read_text().splitlines()]
     assert kinds[0] == "run_start" and kinds[-1] == "run_end" and kinds.count("verdict") == 2
 

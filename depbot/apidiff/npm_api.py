@@ -1,0 +1,256 @@
+"""The API of two releases of an npm package and its breaking changes.
+
+``package.json`` alone shows the headline break of many majors: ESM only (``type: module``,
+an ``exports`` map without a ``require`` condition), deep paths closed by ``exports``, a raised
+``engines.node``. The exported names of each subpath come from the type declarations when
+shipped, else the entry files (``npm_exports``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from depbot.apidiff.npm_exports import ambient_modules, file_exports
+from depbot.apidiff.npm_semver import node_minimum
+from depbot.apidiff.records import ApiChange
+
+CONDITIONS = ("types", "import", "require", "default", "node", "module")
+JS_SUFFIXES = (".js", ".cjs", ".mjs")
+DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")
+SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
+MAX_DEEP_FILES = 2_000
+
+
+@dataclass
+class NpmPackage:
+    root: Path
+    label: str
+    name: str
+    type: str
+    main: str
+    types: str
+    exports: dict[str, dict[str, str | None]] | None  # subpath → condition path → target
+    engines_node: str
+    manifest: dict = field(default_factory=dict)
+
+
+def _flatten(value: object, path: str = "") -> dict[str, str | None]:
+    """Nested conditions as `node.require` → target (a string target is `default`)."""
+    if value is None or isinstance(value, str):
+        return {path or "default": value}
+    if isinstance(value, list):  # fallbacks: the first one a modern resolver takes
+        return _flatten(value[0], path) if value else {}
+    flat: dict[str, str | None] = {}
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            flat.update(_flatten(inner, f"{path}.{key}" if path else key))
+    return flat
+
+
+def normalise_exports(exports: object) -> dict[str, dict[str, str | None]] | None:
+    if exports is None:
+        return None
+    if isinstance(exports, dict) and any(str(k).startswith(".") for k in exports):
+        return {str(k): _flatten(v) for k, v in exports.items() if str(k).startswith(".")}
+    return {".": _flatten(exports)}
+
+
+def read_package(root: Path, label: str, notes: list[str]) -> NpmPackage:
+    try:
+        manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        notes.append(f"{label}: package.json unreadable ({type(error).__name__})")
+        manifest = {}
+    manifest = manifest if isinstance(manifest, dict) else {}
+    engines = manifest.get("engines")
+    return NpmPackage(
+        root=root,
+        label=label,
+        name=str(manifest.get("name", "")),
+        type=str(manifest.get("type", "commonjs")),
+        main=str(manifest.get("main") or ""),
+        types=str(manifest.get("types") or manifest.get("typings") or ""),
+        exports=normalise_exports(manifest.get("exports")),
+        engines_node=str(engines.get("node", "")) if isinstance(engines, dict) else "",
+        manifest=manifest,
+    )
+
+
+def _is_esm_file(package: NpmPackage, target: str) -> bool:
+    return target.endswith(".mjs") or (package.type == "module" and not target.endswith(".cjs"))
+
+
+def requirable(package: NpmPackage) -> bool:
+    """Whether `require('pkg')` works: a CommonJS entry at `.`."""
+    if package.exports is None:
+        return not _is_esm_file(package, package.main or "index.js")
+    entry = package.exports.get(".", {})
+    for condition, target in entry.items():
+        parts = condition.split(".")
+        if target and (
+            "require" in parts or ("import" not in parts and not _is_esm_file(package, target))
+        ):
+            if "types" not in parts:
+                return True
+    return False
+
+
+def _files(package: NpmPackage, suffixes: tuple[str, ...]) -> list[str]:
+    found = []
+    for path in sorted(package.root.rglob("*")):
+        rel = path.relative_to(package.root)
+        if path.is_file() and path.name.endswith(suffixes) and not SKIP_DIRS & set(rel.parts[:-1]):
+            found.append(rel.as_posix())
+        if len(found) >= MAX_DEEP_FILES:
+            break
+    return found
+
+
+def subpath_allowed(exports: dict[str, dict[str, str | None]], subpath: str) -> bool:
+    """Whether the `exports` map lets `pkg/<subpath>` through (exact, `*` pattern, `./dir/`)."""
+    candidates = (subpath, subpath + ".js") if not subpath.endswith(JS_SUFFIXES) else (subpath,)
+    for key, conditions in exports.items():
+        open_target = any(target is not None for target in conditions.values())
+        for wanted in candidates:
+            if key == wanted or (key.endswith("/") and wanted.startswith(key)):
+                return open_target
+            if "*" in key:
+                head, _, tail = key.partition("*")
+                if (
+                    wanted.startswith(head)
+                    and wanted.endswith(tail)
+                    and len(wanted) >= len(key) - 1
+                ):
+                    return open_target
+    return False
+
+
+def deep_paths(package: NpmPackage) -> list[str]:
+    """The subpaths `require('pkg/x')` reaches: every JS file without an `exports` map."""
+    if package.exports is not None:
+        return sorted(k for k in package.exports if k != "." and "*" not in k)
+    paths = []
+    for rel in _files(package, JS_SUFFIXES):
+        stem = rel.rsplit(".", 1)[0]
+        paths.append("./" + (stem[: -len("/index")] if stem.endswith("/index") else stem))
+    return sorted(set(paths) - {"./index", "."})
+
+
+def _declaration_for(package: NpmPackage, target: str) -> Path | None:
+    path = package.root / target
+    if target.endswith(DECLARATION_SUFFIXES):
+        return path if path.is_file() else None
+    stem = str(path).rsplit(".", 1)[0] if path.suffix in JS_SUFFIXES else str(path)
+    for suffix in (".d.ts", ".d.mts", ".d.cts", "/index.d.ts"):
+        if Path(stem + suffix).is_file():
+            return Path(stem + suffix)
+    return None
+
+
+def _entry_file(package: NpmPackage, target: str) -> Path | None:
+    path = package.root / target
+    for candidate in (path, Path(f"{path}.js"), path / "index.js"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
+    """Exported names of `pkg/<subpath>`; None when no file of the release shows them."""
+    targets: list[str] = []
+    if package.exports is not None:
+        conditions = package.exports.get(subpath, {})
+        targets = [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
+    elif subpath == ".":
+        targets = [t for t in (package.types, package.main, "index.js") if t]
+    else:
+        targets = [subpath[2:]]
+    for target in targets:
+        declaration = _declaration_for(package, target)
+        if declaration is not None:
+            return file_exports(declaration, package.root)
+    ambient = _ambient(package).get(package.name + subpath[1:])
+    if ambient is not None:
+        return ambient
+    for target in targets:
+        entry = _entry_file(package, target)
+        if entry is not None and entry.name.endswith(JS_SUFFIXES):
+            return file_exports(entry, package.root)
+    return None
+
+
+def _ambient(package: NpmPackage) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for rel in _files(package, DECLARATION_SUFFIXES)[:50]:
+        for module, names in ambient_modules(package.root / rel).items():
+            found.setdefault(module, set()).update(names)
+    return found
+
+
+def engines_raised(old: NpmPackage, new: NpmPackage) -> bool:
+    new_min = node_minimum(new.engines_node)
+    if new_min is None:
+        return False
+    old_min = node_minimum(old.engines_node)
+    return old_min is None or new_min > old_min
+
+
+def _place(package: NpmPackage, part: str) -> str:
+    return f"{package.label} · package.json · {part}"
+
+
+def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiChange]:
+    """Breaking changes between two unpacked npm releases."""
+    pkg = new.name or old.name or "package"
+    changes: list[ApiChange] = []
+    if requirable(old) and not requirable(new):
+        why = "exports" if new.exports is not None and new.type != "module" else "type"
+        detail = f"type: {new.type}" if why == "type" else "exports has no require condition"
+        changes.append(ApiChange("became_esm_only", pkg, detail, _place(new, why)))
+    if new.exports is not None:
+        for subpath in deep_paths(old):
+            if not subpath_allowed(new.exports, subpath):
+                changes.append(
+                    ApiChange(
+                        "subpath_closed",
+                        f"{pkg}/{subpath[2:]}",
+                        "not in exports",
+                        _place(new, "exports"),
+                    )
+                )
+    for subpath in _shared_subpaths(old, new):
+        changes += _name_changes(old, new, pkg, subpath, notes)
+    if engines_raised(old, new):
+        detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
+        changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
+    return changes
+
+
+def _shared_subpaths(old: NpmPackage, new: NpmPackage) -> list[str]:
+    if new.exports is None:
+        return ["."] + [p for p in deep_paths(old) if p in set(deep_paths(new))][:200]
+    return ["."] + [p for p in deep_paths(old) if p != "." and subpath_allowed(new.exports, p)][
+        :200
+    ]
+
+
+def _name_changes(
+    old: NpmPackage, new: NpmPackage, pkg: str, subpath: str, notes: list[str]
+) -> list[ApiChange]:
+    before, after = subpath_names(old, subpath), subpath_names(new, subpath)
+    if before is None or after is None:
+        if before is not None:
+            notes.append(f"{new.label}: no file shows the exports of {subpath}, not compared")
+        return []
+    path = pkg if subpath == "." else f"{pkg}/{subpath[2:]}"
+    where = f"{new.label} · {subpath}"
+    changes = []
+    if "default" in before and "default" not in after:
+        changes.append(ApiChange("default_removed", path, "default export", where))
+    changes += [
+        ApiChange("export_removed", path, name, where)
+        for name in sorted(before - after - {"default"})
+    ]
+    return changes

@@ -1,0 +1,252 @@
+"""The names a JavaScript or TypeScript entry file exports, parsed with tree-sitter.
+
+ESM (``export function/class/const/interface/type``, ``export { a, b as c }``, ``export *
+from './x'`` followed within the package, ``export default``), TypeScript ``export =``
+(a default, plus the members of the namespace it names), ``declare module 'name' { … }``, and
+CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(exports, 'x')``,
+``module.exports = fn``). No code is run and no regular expression reads code.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_typescript
+
+MAX_DEPTH = 6  # `export * from` chains followed at most this deep
+MAX_FILE_BYTES = 3_000_000
+MAX_NAMES = 50_000
+_NAMED_DECLARATIONS = ("name",)
+_EXTENSIONS = (
+    "",
+    ".d.ts",
+    ".d.mts",
+    ".d.cts",
+    ".ts",
+    ".js",
+    ".mjs",
+    ".cjs",
+    "/index.d.ts",
+    "/index.js",
+)
+
+
+@lru_cache(maxsize=4)
+def _parser(kind: str) -> tree_sitter.Parser:
+    language = (
+        tree_sitter_typescript.language_typescript()
+        if kind == "ts"
+        else tree_sitter_javascript.language()
+    )
+    return tree_sitter.Parser(tree_sitter.Language(language))
+
+
+def parse(file: Path) -> tree_sitter.Node | None:
+    if not file.is_file() or file.stat().st_size > MAX_FILE_BYTES:
+        return None
+    kind = "ts" if file.name.endswith((".ts", ".mts", ".cts")) else "js"
+    return _parser(kind).parse(file.read_bytes()).root_node
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    if node.type == "string":
+        return "".join(_text(c) for c in node.children if c.type == "string_fragment")
+    return node.text.decode("utf-8", errors="replace")
+
+
+def _declared_names(node: tree_sitter.Node) -> list[str]:
+    """Names a declaration binds: `function f`, `class C`, `const a = 1, b = 2`, `interface I`."""
+    if node.type == "ambient_declaration":
+        return [n for child in node.named_children for n in _declared_names(child)]
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        return [
+            _text(d.child_by_field_name("name"))
+            for d in node.named_children
+            if d.type == "variable_declarator"
+        ]
+    name = node.child_by_field_name("name")
+    return [_text(name)] if name is not None else []
+
+
+def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
+    """Members of `namespace name { … }` / `declare namespace name { … }` in one file."""
+    members: list[str] = []
+    for node in program.named_children:
+        target = (
+            node.named_children[-1]
+            if node.type == "ambient_declaration" and node.named_children
+            else node
+        )
+        if (
+            target.type not in ("internal_module", "module")
+            or _text(target.child_by_field_name("name")) != name
+        ):
+            continue
+        body = target.child_by_field_name("body")
+        for statement in body.named_children if body is not None else []:
+            inner = (
+                statement.child_by_field_name("declaration")
+                if statement.type == "export_statement"
+                else statement
+            )
+            members += _declared_names(inner) if inner is not None else []
+    return members
+
+
+def _resolve(base: Path, spec: str, root: Path) -> Path | None:
+    if not spec.startswith("."):
+        return None
+    stem = (base.parent / spec).resolve()
+    candidates = [Path(str(stem) + ext) for ext in _EXTENSIONS]
+    if stem.suffix in (".js", ".mjs", ".cjs"):  # `./x.js` in a declaration means `./x.d.ts`
+        candidates.insert(0, stem.with_suffix(".d.ts"))
+    for candidate in candidates:
+        if candidate.is_file() and candidate.is_relative_to(root.resolve()):
+            return candidate
+    return None
+
+
+def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _Context) -> set[str]:
+    tokens = {c.type for c in node.children}
+    declaration = node.child_by_field_name("declaration")
+    if "default" in tokens:
+        return {"default"}
+    if "=" in tokens:  # export = X
+        named = [c for c in node.named_children if c.type == "identifier"]
+        return {"default", *(_namespace_members(program, _text(named[0])) if named else [])}
+    if declaration is not None:
+        return set(_declared_names(declaration))
+    names: set[str] = set()
+    for child in node.named_children:
+        if child.type == "export_clause":
+            for spec in child.named_children:
+                alias = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+                names.add(_text(alias))
+        elif child.type == "namespace_export":
+            names.update(
+                _text(c) for c in child.named_children if c.type in ("identifier", "string")
+            )
+    source = node.child_by_field_name("source")
+    if "*" in tokens and source is not None:
+        target = _resolve(ctx.file, _text(source), ctx.root)
+        if target is not None:
+            names |= {
+                n for n in file_exports(target, ctx.root, ctx.depth + 1, ctx.seen) if n != "default"
+            }
+    return names
+
+
+def _commonjs(node: tree_sitter.Node) -> set[str]:
+    expression = node.named_children[0] if node.named_children else None
+    if expression is None:
+        return set()
+    if expression.type == "call_expression":  # Object.defineProperty(exports, "x", …)
+        args = expression.child_by_field_name("arguments")
+        items = args.named_children if args is not None else []
+        if (
+            _text(expression.child_by_field_name("function")) == "Object.defineProperty"
+            and len(items) > 1
+        ):
+            if _text(items[0]) in ("exports", "module.exports") and items[1].type == "string":
+                return {_text(items[1])}
+        return set()
+    if expression.type != "assignment_expression":
+        return set()
+    left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    target = _text(left)
+    if target == "module.exports":
+        if right is not None and right.type == "object":
+            return {"default", *_object_keys(right)}
+        return {"default"}
+    for prefix in ("module.exports.", "exports."):
+        if target.startswith(prefix) and "." not in target[len(prefix) :]:
+            return {target[len(prefix) :]}
+    return set()
+
+
+def _object_keys(node: tree_sitter.Node) -> list[str]:
+    keys = []
+    for child in node.named_children:
+        if child.type == "shorthand_property_identifier":
+            keys.append(_text(child))
+        elif child.type in ("pair", "method_definition"):
+            key = child.child_by_field_name("key") or child.child_by_field_name("name")
+            keys.append(_text(key))
+    return keys
+
+
+class _Context:
+    def __init__(self, file: Path, root: Path, depth: int, seen: set[Path]) -> None:
+        self.file, self.root, self.depth, self.seen = file, root, depth, seen
+
+
+def ambient_modules(file: Path) -> dict[str, set[str]]:
+    """`declare module 'name' { … }` blocks of a declaration file: module name → its names."""
+    program = parse(file)
+    found: dict[str, set[str]] = {}
+    for node in program.named_children if program is not None else []:
+        module = (
+            node.named_children[-1]
+            if node.type == "ambient_declaration" and node.named_children
+            else None
+        )
+        if module is None or module.type != "module":
+            continue
+        name, body = module.child_by_field_name("name"), module.child_by_field_name("body")
+        if name is None or name.type != "string" or body is None:
+            continue
+        ctx = _Context(file, file.parent, MAX_DEPTH, {file})
+        names = found.setdefault(_text(name), set())
+        for statement in body.named_children:
+            if statement.type == "export_statement":
+                names |= _export_statement(statement, body, ctx)
+    return found
+
+
+def file_exports(file: Path, root: Path, depth: int = 0, seen: set[Path] | None = None) -> set[str]:
+    """The names one entry file exports (ESM, TypeScript declarations, or CommonJS)."""
+    seen = set() if seen is None else seen
+    if depth > MAX_DEPTH or file in seen:
+        return set()
+    seen.add(file)
+    program = parse(file)
+    if program is None:
+        return set()
+    ctx = _Context(file, root, depth, seen)
+    names: set[str] = set()
+    for node in program.named_children:
+        if node.type == "export_statement":
+            names |= _export_statement(node, program, ctx)
+        elif node.type == "expression_statement":
+            names |= _commonjs(node)
+        if len(names) > MAX_NAMES:
+            break
+    names |= _members_of_exported(program)
+    return names - {"", "__esModule"}
+
+
+def _members_of_exported(program: tree_sitter.Node) -> set[str]:
+    """`module.exports = uuid` with `uuid.v4 = v4` beside it: the members of that object."""
+    assigned: dict[str, set[str]] = {}
+    exported = ""
+    for node in program.named_children:
+        expression = node.named_children[0] if node.type == "expression_statement" else None
+        if expression is None or expression.type != "assignment_expression":
+            continue
+        left, right = (
+            expression.child_by_field_name("left"),
+            expression.child_by_field_name("right"),
+        )
+        if _text(left) == "module.exports" and right is not None and right.type == "identifier":
+            exported = _text(right)
+        elif left is not None and left.type == "member_expression":
+            owner = left.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier":
+                member = _text(left.child_by_field_name("property"))
+                assigned.setdefault(_text(owner), set()).add(member)
+    return assigned.get(exported, set())

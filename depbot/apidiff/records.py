@@ -1,0 +1,62 @@
+"""The records of an API diff between two releases of one package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# what a change is; Python kinds come from griffe's breakages, npm kinds from package.json
+# and the exported names of each entry point
+PYTHON_KINDS = (
+    "removed",
+    "kind_changed",
+    "param_removed",
+    "param_renamed",
+    "param_moved",
+    "param_now_required",
+    "param_added_required",
+    "param_kind_changed",
+    "default_changed",
+    "base_removed",
+    "return_changed",
+)
+NPM_KINDS = (
+    "became_esm_only",
+    "subpath_closed",
+    "export_removed",
+    "default_removed",
+    "engines_raised",
+)
+
+
+@dataclass(frozen=True)
+class ApiChange:
+    kind: str
+    path: str  # dotted public path (Python) or `pkg/subpath` (npm)
+    detail: str = ""  # parameter name, old → new values, one line
+    where: str = ""  # file (and part of it) in the release that shows it
+
+    def line(self) -> str:
+        detail = f" ({self.detail})" if self.detail else ""
+        where = f" · {self.where}" if self.where else ""
+        return f"{self.kind}: {self.path}{detail}{where}"
+
+
+@dataclass(frozen=True)
+class Deprecation:
+    path: str
+    category: str  # DeprecationWarning, FutureWarning, @deprecated, lazy …
+    message: str = ""
+    removal: str = ""  # the version the message says it goes away in, when it says one
+    where: str = ""
+    lazy: bool = False  # served by a module-level __getattr__, gone from the static model
+
+
+@dataclass
+class ApiDiff:
+    ecosystem: str
+    old_label: str
+    new_label: str
+    changes: list[ApiChange] = field(default_factory=list)
+    deprecated: list[Deprecation] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)

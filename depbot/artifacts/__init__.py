@@ -1,0 +1,105 @@
+"""The released code of a version: its artifact downloaded, verified, unpacked safely, cached.
+
+``fetch_release(http, settings, "pip", "urllib3", "2.0.7")`` gives ``ReleaseFiles`` (the
+unpacked folder, trimmed to what the API models read) or a one-line ``Problem``; it never
+raises for an upstream or artifact failure. Static only: nothing of the artifact is
+installed, imported or run. Layout of the cache (``settings.cache_dir``, else a temporary
+folder for the process)::
+
+    artifacts/<algo>/<hex>     the verified artifact, named by its digest
+    unpacked/<hex>/            its kept files (see keep.py), made once
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from depbot.artifacts.download import DownloadError, obtain
+from depbot.artifacts.select import Choice, NoArtifact, choose
+from depbot.artifacts.unpack import Budget, UnpackError, archive_format, unpack_cached
+from depbot.core.errors import UpstreamError
+from depbot.core.net import Http
+from depbot.core.settings import Settings
+from depbot.updates.registries import Registries
+
+__all__ = ["Problem", "ReleaseFiles", "cache_root", "fetch_release"]
+
+_tmp_root: Path | None = None
+_tmp_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ReleaseFiles:
+    root: Path  # the unpacked folder
+    artifact: str  # e.g. "urllib3-2.0.7 wheel"
+    files: int  # files kept in it
+
+
+@dataclass(frozen=True)
+class Problem:
+    reason: str  # one line, no stack trace
+
+
+def cache_root(settings: Settings) -> Path:
+    """Where artifacts are kept: the cache folder, else one temporary folder per process."""
+    global _tmp_root
+    if settings.cache_dir is not None:
+        return Path(settings.cache_dir)
+    with _tmp_lock:
+        if _tmp_root is None:
+            _tmp_root = Path(tempfile.mkdtemp(prefix="depbot-artifacts-"))
+            atexit.register(shutil.rmtree, _tmp_root, True)
+        return _tmp_root
+
+
+def fetch_release(
+    http: Http,
+    settings: Settings,
+    ecosystem: str,
+    package: str,
+    version: str,
+    *,
+    registries: Registries | None = None,
+) -> ReleaseFiles | Problem:
+    """The unpacked released code of ``package`` ``version``, or why it cannot be had.
+
+    ``registries``: the run's instance, so the metadata it has read is not asked again.
+    """
+    where = f"{package} {version}"
+    try:
+        document = (registries or Registries(settings, http)).document(ecosystem, package)
+    except UpstreamError as exc:
+        return Problem(f"{where}: no registry metadata ({exc})")
+    except ValueError as exc:  # an unknown ecosystem
+        return Problem(f"{where}: {exc}")
+    choice = choose(ecosystem, document, version)
+    if isinstance(choice, NoArtifact):
+        return Problem(f"{where}: {choice.reason}")
+    return _fetch(http, settings, ecosystem, package, version, choice)
+
+
+def _fetch(
+    http: Http, settings: Settings, ecosystem: str, package: str, version: str, choice: Choice
+) -> ReleaseFiles | Problem:
+    label = choice.label(package, version)
+    fmt = archive_format(choice.filename)
+    if fmt is None:
+        return Problem(f"{label}: {choice.filename} is not a zip or tar archive")
+    root = cache_root(settings)
+    budget = Budget(settings.max_unpacked_bytes, settings.max_members)
+    try:
+        archive = obtain(http, settings, choice, root)
+        kind = (ecosystem, choice.kind)
+        folder, count = unpack_cached(archive, fmt, root, choice.digest.hex, kind, budget)
+    except UpstreamError as exc:
+        return Problem(f"{label}: download failed ({exc})")
+    except (DownloadError, UnpackError) as exc:
+        return Problem(f"{label}: {exc}")
+    except OSError as exc:  # the cache folder: disk full, permissions
+        return Problem(f"{label}: could not write the cache ({exc.strerror or exc})")
+    return ReleaseFiles(folder, label, count)

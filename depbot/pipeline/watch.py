@@ -1,0 +1,151 @@
+"""What the tools meet as they run: which fetches failed, and how far each stage has got.
+
+``ToolWatch.wrap`` puts a thin layer over the run's services (``agent.services.Services``):
+every ``fetch_changelog`` that fails for an update is noted under the update's key in
+words ("rate limited", "GitHub reads failed"), taken from the ``UpstreamError`` kind when the
+fetch raised one; a later fetch that succeeds clears it. The layer also reports progress
+as ``StageEvent`` lines ("notes fetched 3/11: requests", "searched 2/11: Jinja2"): a
+``str`` (what every progress callback takes) that also carries the stage and its counts,
+so a live display can show them without reading the text. It does no I/O of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from depbot.changelogs.result import ChangelogResult
+from depbot.core.errors import DepbotError, UpstreamError
+from depbot.pipeline.outcome import unknown_cause
+from depbot.records.names import normalize
+from depbot.records.update import Update
+from depbot.records.verdict import Verdict
+
+FETCHED = "notes fetched"
+SEARCHED = "searched"
+CONCLUDED = "concluded"
+FOUND = "updates found"
+
+# UpstreamError kinds, as a reason reads them; not_found is no failure: the notes do not exist
+_KIND_WORDS = {
+    "rate_limited": "rate limited",
+    "server_error": "server error",
+    "timeout": "timeout",
+    "connection": "unreachable",
+    "unauthorized": "access refused",
+    "bad_response": "unreadable answers",
+    "refused": "address refused",
+    "too_large": "answer too large",
+    "unreachable": "unreachable",
+    "deadline": "run deadline passed",
+    "dns": "DNS lookup failed",
+    "tls": "TLS handshake failed",
+    "proxy": "the proxy failed",
+}
+_NOT_FOUND = " not found on GitHub"  # the one kind of sentence of ChangelogResult.errors
+# (changelogs.problems.github_problem) that says the notes are absent, not that a read failed
+
+
+class StageEvent(str):
+    """A progress line that also says which stage moved: ``stage``, ``done`` of ``total``."""
+
+    stage: str
+    done: int
+    total: int
+
+    def __new__(cls, text: str, *, stage: str, done: int, total: int) -> StageEvent:
+        event = super().__new__(cls, text)
+        event.stage, event.done, event.total = stage, done, total
+        return event
+
+
+def fetch_failure(result: ChangelogResult) -> str:
+    """What failed while fetching ``result`` ("" when nothing did, or the notes are absent)."""
+    if any(_NOT_FOUND not in e for e in result.errors):
+        return "GitHub reads failed"
+    return ""
+
+
+class ToolWatch:
+    """The fetch failures and stage counts of one run; thread-safe."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+        self.failures: dict[str, str] = {}  # update key -> what failed fetching its notes
+        self._fetched: set[str] = set()
+        self._searched: set[tuple[str, str]] = set()
+        self._lock = threading.Lock()
+        self.total = 0
+
+    def wrap(self, services: Any, *, total: int) -> Watched:
+        self.total = total
+        return Watched(services, self)
+
+    def fetched(self, update: Update, failure: str) -> None:
+        with self._lock:
+            if failure:
+                self.failures[update.key] = failure
+            else:
+                self.failures.pop(update.key, None)
+            if update.key in self._fetched:
+                return
+            self._fetched.add(update.key)
+            note = f" ({failure})" if failure else ""
+            self._event(FETCHED, len(self._fetched), f"{update.package}{note}")  # in order
+
+    def searched(self, ecosystem: str, package: str) -> None:
+        key = (ecosystem, normalize(package))
+        with self._lock:
+            if key in self._searched:
+                return
+            self._searched.add(key)
+            self._event(SEARCHED, len(self._searched), package)
+
+    def _event(self, stage: str, n: int, what: str) -> None:
+        total = max(self.total, n)
+        self.say(StageEvent(f"{stage} {n}/{total}: {what}", stage=stage, done=n, total=total))
+
+    def cause(self, verdict: Verdict) -> str:
+        """``failure`` or ``no_facts`` for an unknown verdict, from what failed so far."""
+        with self._lock:
+            failures = dict(self.failures)
+        return unknown_cause(verdict, failures)
+
+
+class Watched:
+    """The run's services, seen by a ``ToolWatch``; everything else passes through."""
+
+    def __init__(self, inner: Any, watch: ToolWatch) -> None:
+        self._inner, self._watch = inner, watch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def fetch_changelog(self, update: Update) -> ChangelogResult:
+        try:
+            result = self._inner.fetch_changelog(update)
+        except UpstreamError as exc:
+            words = "" if exc.kind == "not_found" else _KIND_WORDS.get(exc.kind, exc.kind)
+            self._watch.fetched(update, words)
+            raise
+        except DepbotError:  # a ToolError: the model asked badly; nothing upstream failed
+            raise
+        except Exception:
+            self._watch.fetched(update, "an unexpected error")
+            raise
+        self._watch.fetched(update, fetch_failure(result))
+        return result
+
+    def where_imported(self, ecosystem: str, package: str) -> Any:
+        result = self._inner.where_imported(ecosystem, package)
+        self._watch.searched(ecosystem, package)
+        return result
+
+    def search_symbol(self, ecosystem: str, package: str, symbol: str, **kw: Any) -> Any:
+        result = self._inner.search_symbol(ecosystem, package, symbol, **kw)
+        self._watch.searched(ecosystem, package)
+        return result
+
+
+__all__ = ["CONCLUDED", "FETCHED", "FOUND", "SEARCHED", "StageEvent", "ToolWatch", "Watched"]

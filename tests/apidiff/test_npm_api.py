@@ -1,0 +1,126 @@
+"""The npm API diff over real released code (the scenarios' dist/) and synthetic packages."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from depbot.apidiff import diff_releases
+from depbot.apidiff.npm_semver import node_minimum
+from tests.helpers.paths import ROOT
+
+BASES = (ROOT / "tests" / "scenarios", Path("/work/shared/scenarios"))
+
+
+def _pair(scenario: str, package: str, old: str, new: str):
+    for base in BASES:
+        folder = base / scenario / "upstream" / "npm" / package / "dist"
+        if (folder / old).is_dir() and (folder / new).is_dir():
+            started = time.perf_counter()
+            diff = diff_releases(
+                "npm",
+                folder / old,
+                folder / new,
+                old_label=f"{package}-{old}",
+                new_label=f"{package}-{new}",
+            )
+            print(f"{package} {old}→{new}: {time.perf_counter() - started:.3f}s")
+            return diff
+    pytest.skip(f"{scenario}: no released code here")
+
+
+def _kinds(diff) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for change in diff.changes:
+        found.setdefault(change.kind, []).append(change.path)
+    return found
+
+
+def test_node_fetch_3_is_esm_only():
+    diff = _pair("npm-node-fetch-esm", "node-fetch", "2.6.9", "3.3.2")
+    esm = [c for c in diff.changes if c.kind == "became_esm_only"]
+    assert [c.where for c in esm] == ["node-fetch-3.3.2 · package.json · type"]
+    assert "engines_raised" in _kinds(diff)
+
+
+def test_uuid_deep_paths_closed_by_exports():
+    diff = _pair("npm-uuid-deep-require", "uuid", "3.4.0", "9.0.1")
+    closed = _kinds(diff)["subpath_closed"]
+    assert {"uuid/v4", "uuid/v1", "uuid/lib/rng"} <= set(closed)
+    assert "became_esm_only" not in _kinds(diff)  # 9.x keeps a require condition
+
+
+def test_chalk_5_is_esm_only():
+    diff = _pair("npm-chalk-esm-negative", "chalk", "4.1.2", "5.3.0")
+    assert _kinds(diff)["became_esm_only"] == ["chalk"]
+
+
+def test_express_5_removed_request_helpers():
+    diff = _pair("npm-weekly-express", "express", "4.18.2", "5.0.0")
+    removed = {(c.path, c.detail) for c in diff.changes if c.kind == "export_removed"}
+    assert ("express/lib/request", "param") in removed
+
+
+def _package(root: Path, manifest: dict, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    (root / "package.json").write_text(json.dumps(manifest))
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_declarations_export_equals_star_and_default(tmp_path):
+    old = _package(
+        tmp_path / "old",
+        {"name": "p", "types": "index.d.ts"},
+        {
+            "index.d.ts": "declare namespace p { function a(): void; const b: number; }\nexport = p;\n",
+        },
+    )
+    new = _package(
+        tmp_path / "new",
+        {
+            "name": "p",
+            "types": "index.d.ts",
+            "exports": {".": {"types": "./index.d.ts", "import": "./index.mjs"}},
+        },
+        {
+            "index.d.ts": "export * from './more';\nexport function a(): void;\n",
+            "more.d.ts": "export { x as y } from './z';\nexport default function q(): void;\n",
+        },
+    )
+    diff = diff_releases("npm", old, new, old_label="p-1", new_label="p-2")
+    assert {(c.kind, c.detail) for c in diff.changes} == {
+        ("became_esm_only", "exports has no require condition"),
+        ("default_removed", "default export"),
+        ("export_removed", "b"),
+    }
+
+
+def test_commonjs_exports(tmp_path):
+    old = _package(
+        tmp_path / "old",
+        {"name": "c", "main": "main.js"},
+        {"main.js": "module.exports = {a, b: 1};\nexports.c = 2;\n"},
+    )
+    new = _package(
+        tmp_path / "new",
+        {"name": "c", "main": "main.js"},
+        {"main.js": "Object.defineProperty(exports, 'a', {get() {}});\n"},
+    )
+    diff = diff_releases("npm", old, new)
+    assert {(c.kind, c.detail) for c in diff.changes} == {
+        ("default_removed", "default export"),
+        ("export_removed", "b"),
+        ("export_removed", "c"),
+    }
+
+
+def test_node_minimum():
+    assert node_minimum("^12.20.0 || ^14.13.1 || >=16.0.0") == (12, 20, 0)
+    assert node_minimum("4.x || >=6.0.0") == (4, 0, 0)
+    assert node_minimum("") is None
