@@ -29,9 +29,7 @@ no response body.
 
 from __future__ import annotations
 
-import email.utils
 import ipaddress
-import json
 import random
 import socket
 import sys
@@ -39,7 +37,6 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -55,57 +52,19 @@ from depbot.core.cache import (
 )
 from depbot.core.errors import CONNECTION_FAILURES, UpstreamError
 from depbot.core.proxies import proxy_refused
+from depbot.core.response import (  # re-exported: callers take these from the seam
+    Response,
+    parse_json,
+    rate_limited,
+    retry_after_seconds,
+    status_error,
+)
 from depbot.core.settings import Settings
 from depbot.core.tls import configure_session, settings_proxy, tls_failure
 
 USER_AGENT = "depbot/0.1 (+https://github.com/depbot/depbot)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _MAX_REDIRECTS = 5
-
-
-@dataclass
-class Response:
-    """What callers get back: status, headers and the (size-capped) body."""
-
-    url: str
-    status: int
-    headers: dict[str, str]
-    content: bytes
-    from_cache: bool = False
-    sent: bool = True  # False: the cache answered and nothing went to the host
-
-    @property
-    def text(self) -> str:
-        return self.content.decode("utf-8", errors="replace")
-
-    def header(self, name: str) -> str | None:
-        lname = name.lower()
-        for k, v in self.headers.items():
-            if k.lower() == lname:
-                return v
-        return None
-
-
-def _retry_after_seconds(value: str | None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _rate_limited(resp: Response) -> bool:
-    """The server said "too many requests" (and so did not act on this one)."""
-    return resp.status == 429 or (
-        resp.status == 403 and resp.header("x-ratelimit-remaining") == "0"
-    )
 
 
 def _storable_vary(response: requests.Response, *args: Any, **kwargs: Any) -> requests.Response:
@@ -119,11 +78,6 @@ def _storable_vary(response: requests.Response, *args: Any, **kwargs: Any) -> re
         else:
             del response.headers["Vary"]
     return response
-
-
-def _looks_like_html(body: bytes) -> bool:
-    head = body[:512].lstrip().lower()
-    return head.startswith((b"<!doctype", b"<html", b"<?xml", b"<head", b"<body"))
 
 
 def _dns_failed(exc: BaseException) -> bool:
@@ -394,7 +348,7 @@ class Http:
                 return resp
             if wait > s.max_retry_wait:
                 return resp  # the server asks for longer than we wait; let the caller say so
-            if not idempotent and not _rate_limited(resp):
+            if not idempotent and not rate_limited(resp):
                 return resp  # a 5xx may come after the server acted: do not act twice
             self._retrying(what, method, url, f"HTTP {resp.status}", attempt, wait)
             self._pause(url, wait)
@@ -423,11 +377,11 @@ class Http:
     def _retry_wait(self, resp: Response, attempt: int) -> float | None:
         """Seconds to wait before retrying this response, or None when it is final."""
         status = resp.status
-        rate_limited = _rate_limited(resp)
-        if status not in RETRY_STATUSES and not rate_limited:
+        limited = rate_limited(resp)
+        if status not in RETRY_STATUSES and not limited:
             return None
-        retry_after = _retry_after_seconds(resp.header("retry-after"))
-        if retry_after is None and rate_limited:
+        retry_after = retry_after_seconds(resp.header("retry-after"))
+        if retry_after is None and limited:
             reset = resp.header("x-ratelimit-reset")
             if reset and reset.isdigit():
                 retry_after = max(0.0, int(reset) - time.time())
@@ -612,37 +566,4 @@ class Http:
             pass
 
 
-def parse_json(resp: Response, what: str) -> Any:
-    if _looks_like_html(resp.content):
-        raise UpstreamError("bad_response", f"{what}: got an HTML page instead of JSON")
-    try:
-        return json.loads(resp.content.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise UpstreamError("bad_response", f"{what}: the answer was not valid JSON") from None
-
-
-def status_error(resp: Response, what: str) -> UpstreamError:
-    """The ``UpstreamError`` for a non-success status, in words a model can act on."""
-    status = resp.status
-    host = urlsplit(resp.url).hostname or "the server"
-    retry_after = _retry_after_seconds(resp.header("retry-after"))
-    if status == 429 or (status == 403 and resp.header("x-ratelimit-remaining") == "0"):
-        return UpstreamError(
-            "rate_limited",
-            f"{what}: {host} rate limit reached (HTTP {status})",
-            status=status,
-            retry_after=retry_after,
-        )
-    if status in (401, 403):
-        return UpstreamError(
-            "unauthorized", f"{what}: {host} refused access (HTTP {status})", status=status
-        )
-    if status in (404, 410):
-        return UpstreamError("not_found", f"{what}: not found on {host}", status=status)
-    if status >= 500:
-        return UpstreamError(
-            "server_error", f"{what}: {host} had a server error (HTTP {status})", status=status
-        )
-    return UpstreamError(
-        "bad_response", f"{what}: unexpected HTTP {status} from {host}", status=status
-    )
+__all__ = ["Http", "Response", "parse_json", "status_error"]
