@@ -5,7 +5,9 @@
   ``fetch_changelog`` returned for this very package; a cited section must describe a
   breaking change, and a cited code hit must use what it says breaks (its line names
   it, or a ``search_symbol`` for it returned the hit): a conclusion cannot borrow
-  another package's evidence, whatever text asked for it;
+  another package's evidence, whatever text asked for it; a change may instead cite a
+  strong ``api_diff`` finding (``a1``: seen in the released code, its source the artifact
+  and the place in it) with one of its uses among the cited hits; a weak one never suffices;
 - ``not_affected`` for an update that may break (major, 0.x minor, pre-release) needs
   the changelog to have been read: without the facts the honest answer is ``unknown``;
   when the notes name what breaks, the code must have been searched for it (or the
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from depbot.agent.ledger import HitFact, Ledger, SectionFact
+from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.core.fence import strip_invisible
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
@@ -105,8 +107,17 @@ def _names(text: str, names: set[str]) -> bool:
 def _check_evidence(
     changes: list[BreakingChange], hits: list[HitFact], pkg: str, ledger: Ledger
 ) -> None:
-    """``affected``: a cited section says something breaks, and a cited hit uses it."""
-    refs = [c.section_ref for c in changes]
+    """``affected``: a cited section says something breaks, and a cited hit uses it; or a
+    cited strong ``api_diff`` finding has a cited hit among its uses."""
+    if _api_backed(changes, hits, ledger):
+        return
+    refs = [c.section_ref for c in changes if c.section_ref in ledger.sections]
+    if not refs:
+        raise Rejected(
+            "the cited api_diff findings are weak (a method name on an object of unknown "
+            "type) or none of their uses is cited; cite a strong finding with its hit ids, "
+            "or a changelog section that describes the break"
+        )
     if not any(
         ledger.section_breaking.get(r) or _BREAKING.search(ledger.sections[r].body) for r in refs
     ):
@@ -138,6 +149,21 @@ def _check_evidence(
     )
 
 
+def _api_backed(changes: list[BreakingChange], hits: list[HitFact], ledger: Ledger) -> bool:
+    """Whether a cited strong api_diff finding has one of the cited code hits among its uses."""
+    cited = {(h.path, h.line) for h in hits if h.context not in ("comment", "string")}
+    for change in changes:
+        fact = ledger.api_findings.get(change.section_ref)
+        if fact is None or fact.strength != "strong":
+            continue
+        uses = {
+            (ledger.hits[i].path, ledger.hits[i].line) for i in fact.hit_ids if i in ledger.hits
+        }
+        if cited & uses:
+            return True
+    return False
+
+
 def _searched(pkg: str, candidates: list[str], ledger: Ledger) -> bool:
     """Whether a search looked for one of ``candidates``, or found ``pkg`` not imported at all."""
     names = set().union(*(_leaves(c) for c in candidates))
@@ -161,28 +187,34 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
     changes: list[BreakingChange] = []
     for i, bc in enumerate(args.get("breaking_changes") or []):
         ref = str(bc.get("source_ref") or "")
-        section = ledger.sections.get(ref)
-        if section is None:
+        fact: SectionFact | ApiFact | None = ledger.sections.get(ref) or ledger.api_findings.get(
+            ref
+        )
+        if fact is None:
             raise Rejected(
                 f"breaking_changes[{i}].source_ref {ref!r} is not a section fetch_changelog "
-                "returned in this run; cite a ref like 'c1.s2' from its result"
+                "returned in this run (nor an api_diff finding); cite a ref like 'c1.s2' or 'a1'"
             )
-        if section.package != pkg:
+        if fact.package != pkg:
             raise Rejected(
-                f"breaking_changes[{i}].source_ref {ref!r} belongs to {section.package}, "
+                f"breaking_changes[{i}].source_ref {ref!r} belongs to {fact.package}, "
                 f"not {update.package}"
             )
         symbols = [_text(s, 120) for s in (bc.get("symbols") or []) if str(s).strip()][:10]
         summary = _text(bc.get("summary"), MAX_SUMMARY)
         if not summary:
             raise Rejected(f"breaking_changes[{i}].summary is empty")
+        if isinstance(fact, ApiFact):
+            quote = strip_invisible(fact.where)
+        else:
+            quote = _quote(fact, symbols)
         changes.append(
             BreakingChange(
                 summary=summary,
                 symbols=tuple(symbols),
-                source=section.source,
-                quote=_quote(section, symbols),
-                version=section.version,
+                source=fact.source,
+                quote=quote,
+                version=fact.version,
                 section_ref=ref,
             )
         )

@@ -42,6 +42,23 @@ class HitFact:
 
 
 @dataclass(frozen=True)
+class ApiFact:
+    """A use-checked API change that ``api_diff`` returned: citable like a section."""
+
+    id: str  # "a2"
+    package: str  # lower-cased
+    version: str  # the new release's version
+    kind: str
+    path: str
+    summary: str
+    where: str  # "urllib3-2.0.7 wheel · urllib3/util/retry.py · Retry.__init__ has no …"
+    source: str  # "urllib3-2.0.7 wheel: urllib3/util/retry.py"
+    symbols: tuple[str, ...]
+    hit_ids: tuple[str, ...]
+    strength: str  # strong | weak | deprecated
+
+
+@dataclass(frozen=True)
 class SearchFact:
     tool: str  # search_code | search_symbol | where_imported
     package: str  # lower-cased; "" for search_code
@@ -66,6 +83,8 @@ class Ledger:
     section_symbols: dict[str, tuple[str, ...]] = field(default_factory=dict)
     hit_tags: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     searches: list[SearchFact] = field(default_factory=list)
+    api_findings: dict[str, ApiFact] = field(default_factory=dict)  # "a1" -> finding
+    api_checked: dict[str, bool] = field(default_factory=dict)  # package -> diff was had
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -90,6 +109,14 @@ class Ledger:
     def tag_hit(self, hit_id: str, package: str, symbol: str) -> None:
         with self._lock:
             self.hit_tags.setdefault(hit_id, set()).add((package.lower(), symbol))
+
+    def add_api_finding(self, fact: ApiFact) -> None:
+        with self._lock:
+            self.api_findings[fact.id] = fact
+
+    def record_api_diff(self, package: str, *, had: bool) -> None:
+        with self._lock:
+            self.api_checked[package.lower()] = had
 
     def record_search(self, fact: SearchFact) -> None:
         with self._lock:

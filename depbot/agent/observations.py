@@ -13,11 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from depbot.agent.ledger import ApiFact
 from depbot.agent.services import Hit
+from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.breaking import Item
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
-from depbot.core.fence import strip_invisible
+from depbot.core.fence import shown, strip_invisible
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 from depbot.search.import_sites import ImportSite
@@ -50,7 +52,7 @@ class Observation:
 
 
 def dump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return shown(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), json_text=True)
 
 
 def failure(message: str, guard: str, detail: str = "") -> Outcome:
@@ -251,6 +253,59 @@ def search_observation(
     compact = {k: v for k, v in out.items() if k != "lines"}
     compact["compacted"] = True
     return Observation(out, compact, search_id, new_facts)
+
+
+# -- api_diff ----------------------------------------------------------------------------------
+
+
+def api_observation(
+    diff_id: str,
+    update: Update,
+    got: ReleaseDiff,
+    found: list[tuple[ApiFact, list[dict[str, Any]], str]],
+    notes: list[str],
+    fence: Fence,
+) -> Observation:
+    """The use-checked findings (each with its id and hits), the size of the raw diff, notes.
+
+    ``found``: per finding, its ledger fact, its hit entries and the fenced lines of its uses.
+    Upstream strings (the artifact's places, the notes) are fenced."""
+    changes = len(got.diff.changes) if got.diff is not None else 0
+    out: dict[str, Any] = {
+        "id": diff_id,
+        "package": update.package,
+        "from": update.from_version,
+        "to": update.to_version,
+        "compared": got.diff is not None,
+        "changes_in_diff": changes,
+        "findings": [],
+    }
+    if got.artifact:
+        out["artifact"] = fence(got.artifact, "registry", 200)
+    for fact, listed, block in found[:40]:
+        entry: dict[str, Any] = {
+            "id": fact.id,
+            "kind": fact.kind,
+            "strength": fact.strength,
+            "symbols": [strip_invisible(s)[:120] for s in fact.symbols],
+            "where": fence(fact.where, got.artifact or "artifact", 400),
+            "hits": listed[:20],
+        }
+        if block:
+            entry["lines"] = block
+        key = "deprecated" if fact.strength == "deprecated" else "findings"
+        out.setdefault(key, []).append(entry)
+    if notes:
+        text = "\n".join(strip_invisible(str(n))[:300] for n in notes[:12])
+        out["notes"] = fence(text, got.artifact or "artifacts", 4000)
+    if got.diff is None:
+        out["fallback"] = "the released code could not be compared; rely on the release notes"
+    elif not out["findings"]:
+        out["note"] = f"none of the {changes} API change(s) touches a use in this code"
+    compact = {k: v for k, v in out.items() if k != "notes"}
+    compact["findings"] = [{k: v for k, v in f.items() if k != "lines"} for f in out["findings"]]
+    compact["compacted"] = True
+    return Observation(out, compact, diff_id, sum(len(listed) for _, listed, _ in found))
 
 
 # -- conclude ----------------------------------------------------------------------------------

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from depbot.apidiff.join import Query, ReleaseDiff, queries
+from depbot.apidiff.records import ApiDiff
 from depbot.changelogs.result import ChangelogResult
+from depbot.core.errors import ToolError
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
@@ -59,3 +62,28 @@ class Services(Protocol):
     def in_secret_block(self, path: str, line: int) -> bool:
         """Whether ``line`` of ``path`` sits inside a private key block."""
         ...
+
+    def api_diff(self, update: Update) -> ReleaseDiff:
+        """The API diff of the update's two released artifacts, or the problems met."""
+        ...
+
+    def names_used(self, ecosystem: str, package: str) -> set[str]:
+        """The identifiers used in the files that import ``package`` (Python; npm: empty)."""
+        ...
+
+
+def checked_uses(
+    services: Services, update: Update, diff: ApiDiff
+) -> tuple[ImportReport, dict[Query, SymbolResult], list[str]]:
+    """The imports of the update's package and the symbol searches the join of ``diff``
+    needs, run through ``services``; a search refused for its input becomes a note."""
+    eco, pkg = update.ecosystem, update.package
+    report = services.where_imported(eco, pkg)
+    wanted, notes = queries(diff, report, services.names_used(eco, pkg))
+    answers: dict[Query, SymbolResult] = {}
+    for q in wanted:
+        try:
+            answers[q] = services.search_symbol(eco, pkg, q.symbol, kind=q.kind, of=q.of, arg=q.arg)
+        except ToolError as exc:
+            notes.append(f"{q.kind} search for {q.symbol}: {exc}")
+    return report, answers, notes

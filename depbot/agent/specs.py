@@ -90,10 +90,27 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "additionalProperties": False,
         },
     },
+    "api_diff": {
+        "description": (
+            "Compare the released code (registry artifacts) of one update's two versions and "
+            "check the API changes against this checkout: only changes that touch an import or "
+            "a call here are returned, each with an id (a1, a2 ...) citable as source_ref in "
+            "conclude, the hit ids of its uses and a strength (weak: a method name on an "
+            "object of unknown type, never enough alone). Deprecated names in use are listed "
+            "apart. When the artifacts cannot be had, the notes say why."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {"package": {"type": "string", "maxLength": 214}},
+            "required": ["package"],
+            "additionalProperties": False,
+        },
+    },
     "conclude": {
         "description": (
             "Give the verdict for one update. affected: cite hit_ids from searches of this run "
-            "and breaking_changes with the source_ref of the changelog section. not_affected: "
+            "and breaking_changes with the source_ref of the changelog section (or of an api_diff "
+            "finding, a1). not_affected: "
             "the breaking changes do not touch the code (or nothing breaks). unknown: the facts "
             "could not be had; say why in reason."
         ),

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from depbot.agent.integrity import Rejected, check_conclusion
-from depbot.agent.ledger import HitFact, Ledger, SearchFact, SectionFact
+from depbot.agent.ledger import ApiFact, HitFact, Ledger, SearchFact, SectionFact
 from depbot.agent.observations import (
     Observation,
     Outcome,
     ReadSection,
+    api_observation,
     changelog_observation,
     changelog_summary,
     conclusion_observation,
@@ -38,8 +39,9 @@ from depbot.agent.observations import (
     success,
 )
 from depbot.agent.schema import validate
-from depbot.agent.services import Hit, Services
+from depbot.agent.services import Hit, Services, checked_uses
 from depbot.agent.specs import MAX_CALLS_PER_REPLY, SCHEMAS, SEARCH_TOOLS, tool_specs
+from depbot.apidiff.join import Finding, join
 from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
 from depbot.core.fence import fence, redact, strip_invisible
@@ -208,6 +210,7 @@ class Toolbox:
             "search_code": self._search_code,
             "where_imported": self._where_imported,
             "search_symbol": self._search_symbol,
+            "api_diff": self._api_diff,
             "conclude": self._conclude,
         }
         try:
@@ -384,6 +387,42 @@ class Toolbox:
         obs.body["symbol"] = args["symbol"]
         obs.body["kind"] = args.get("kind", "name")
         return obs
+
+    # -- api_diff ------------------------------------------------------------------------------
+
+    def _api_diff(self, args: dict[str, Any]) -> Observation:
+        """The released code's API changes that touch this checkout's uses (never the raw diff)."""
+        update = self._in_batch(args["package"])
+        got = self.services.api_diff(update)
+        did = self.ledger.next_id("d")
+        self.ledger.record_api_diff(update.package, had=got.diff is not None)
+        if got.diff is None:
+            return api_observation(did, update, got, [], list(got.problems), self._fence)
+        report, answers, notes = checked_uses(self.services, update, got.diff)
+        for q, result in answers.items():
+            self.ledger.record_search(
+                SearchFact("api_diff", update.package.lower(), q.symbol, len(result.hits))
+            )
+        joined = join(got.diff, report, answers, got.artifact)
+        found = [self._finding(update, did, f) for f in joined.findings + joined.deprecated]
+        notes = notes + joined.notes + list(got.problems)
+        return api_observation(did, update, got, found, notes, self._fence)
+
+    def _finding(self, update: Update, did: str, f: Finding) -> tuple[ApiFact, list[dict], str]:
+        """Register a finding and its uses (hit ids, tagged with its symbols) in the ledger."""
+        sym = f.symbols[0] if f.symbols else f.path
+        listed, block, _ = self._record_hits(
+            list(f.hits), search_id=did, tool="api_diff", symbol=sym, package=update.package
+        )
+        for entry in listed:
+            for other in f.symbols[1:]:
+                self.ledger.tag_hit(entry["id"], update.package, other)
+        fact = ApiFact(
+            self.ledger.next_id("a"), update.package.lower(), update.to_version, f.kind, f.path,
+            f.summary, f.where, f.source, f.symbols, tuple(e["id"] for e in listed), f.strength,
+        )  # fmt: skip
+        self.ledger.add_api_finding(fact)
+        return fact, listed, block
 
     # -- conclude ------------------------------------------------------------------------------
 

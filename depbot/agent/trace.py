@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from depbot.core.fence import redact
+from depbot.core.fence import redact, shown
 
 _LINE_BREAKS = {c: f"\\u{c:04x}" for c in (0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
 
@@ -37,7 +37,9 @@ class Trace:
         }
         # every string inside the record is redacted, not the JSON text: a secret replaced in
         # the middle of an escape sequence ("\u0000" + "00…") would break the line's syntax
-        line = json.dumps(self._redacted(record), ensure_ascii=False, default=str)
+        line = shown(
+            json.dumps(self._redacted(record), ensure_ascii=False, default=str), json_text=True
+        )
         # characters str.splitlines() breaks on (text from changelogs may hold them): escaped,
         # so that one record stays one line for every reader
         line = line.translate(_LINE_BREAKS)
@@ -74,56 +76,67 @@ def _short(text: str, limit: int = 600) -> str:
 def show(path: Path, *, width: int = 600) -> str:
     """A readable transcript of a trace file."""
     out: list[str] = []
-    for n, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+    # a trace is read back as found: a torn write, a stray byte or an edited field is one note
+    for n, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").split("\n"), 1):
         if not raw.strip():
             continue
         try:
             rec = json.loads(raw)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             out.append(f"(line {n} is not JSON: torn write?)")
             continue
-        kind = rec.get("type")
-        conv = rec.get("conv", "")
-        if kind == "run_start":
-            out.append(
-                f"=== run {rec.get('run', '')}: {rec.get('updates')} updates, model {rec.get('model')}"
-            )
-        elif kind == "round":
-            out.append(f"\n--- {conv} round {rec.get('round')} ({rec.get('seconds', 0):.2f}s, "
-                       f"{rec.get('usage', {}).get('prompt_tokens', 0)} prompt + "
-                       f"{rec.get('usage', {}).get('completion_tokens', 0)} completion tokens)")  # fmt: skip
-            for m in rec.get("sent", []):
-                role = m.get("role")
-                if role in ("system", "user"):
-                    out.append(f"  [{role}] {_short(str(m.get('content', '')), width)}")
-            reply = rec.get("reply") or {}
-            if reply.get("content"):
-                out.append(f"  [assistant] {_short(reply['content'], width)}")
-            for call in reply.get("tool_calls") or []:
-                fn = call.get("function", {})
-                out.append(
-                    f"  [call {call.get('id')}] {fn.get('name')}({_short(fn.get('arguments', ''), width)})"
-                )
-        elif kind == "tool":
-            guard = f" [{rec['guard']}]" if rec.get("guard") else ""
-            out.append(
-                f"  [result {rec.get('call_id')}]{guard} {_short(rec.get('result', ''), width)}"
-            )
-        elif kind == "model_error":
-            out.append(f"  [model error] {rec.get('error')}")
-        elif kind == "http_retry":
-            out.append(
-                f"  [http retry] {rec.get('what')}: {rec.get('reason')} "
-                f"(attempt {rec.get('attempt')}, waiting {rec.get('wait')}s)"
-            )
-        elif kind == "nudge":
-            out.append(f"  [depbot] {rec.get('message')}")
-        elif kind == "exit":
-            out.append(f"=== {conv} ended: {rec.get('status')} after {rec.get('rounds')} rounds")
-        elif kind == "verdict":
-            out.append(
-                f"  [verdict] {rec.get('package')}: {rec.get('verdict')} ({_short(rec.get('reason', ''), 200)})"
-            )
-        elif kind == "run_end":
-            out.append(f"\n=== run finished: {rec.get('status')}; {rec.get('stats')}")
+        if not isinstance(rec, dict):
+            out.append(f"(line {n} is not a trace record)")
+            continue
+        try:
+            out.extend(_record_lines(rec, width))
+        except (AttributeError, TypeError, ValueError, KeyError):
+            out.append(f"(line {n}: a {str(rec.get('type'))[:40]!r} record with unexpected fields)")
     return "\n".join(out)
+
+
+def _record_lines(rec: dict, width: int) -> list[str]:
+    out: list[str] = []
+    kind = rec.get("type")
+    conv = rec.get("conv", "")
+    if kind == "run_start":
+        out.append(
+            f"=== run {rec.get('run', '')}: {rec.get('updates')} updates, model {rec.get('model')}"
+        )
+    elif kind == "round":
+        out.append(f"\n--- {conv} round {rec.get('round')} ({rec.get('seconds', 0):.2f}s, "
+                   f"{rec.get('usage', {}).get('prompt_tokens', 0)} prompt + "
+                   f"{rec.get('usage', {}).get('completion_tokens', 0)} completion tokens)")  # fmt: skip
+        for m in rec.get("sent", []):
+            role = m.get("role")
+            if role in ("system", "user"):
+                out.append(f"  [{role}] {_short(str(m.get('content', '')), width)}")
+        reply = rec.get("reply") or {}
+        if reply.get("content"):
+            out.append(f"  [assistant] {_short(reply['content'], width)}")
+        for call in reply.get("tool_calls") or []:
+            fn = call.get("function", {})
+            out.append(
+                f"  [call {call.get('id')}] {fn.get('name')}({_short(fn.get('arguments', ''), width)})"
+            )
+    elif kind == "tool":
+        guard = f" [{rec['guard']}]" if rec.get("guard") else ""
+        out.append(f"  [result {rec.get('call_id')}]{guard} {_short(rec.get('result', ''), width)}")
+    elif kind == "model_error":
+        out.append(f"  [model error] {rec.get('error')}")
+    elif kind == "http_retry":
+        out.append(
+            f"  [http retry] {rec.get('what')}: {rec.get('reason')} "
+            f"(attempt {rec.get('attempt')}, waiting {rec.get('wait')}s)"
+        )
+    elif kind == "nudge":
+        out.append(f"  [depbot] {rec.get('message')}")
+    elif kind == "exit":
+        out.append(f"=== {conv} ended: {rec.get('status')} after {rec.get('rounds')} rounds")
+    elif kind == "verdict":
+        out.append(
+            f"  [verdict] {rec.get('package')}: {rec.get('verdict')} ({_short(rec.get('reason', ''), 200)})"
+        )
+    elif kind == "run_end":
+        out.append(f"\n=== run finished: {rec.get('status')}; {rec.get('stats')}")
+    return out

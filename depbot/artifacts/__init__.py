@@ -16,8 +16,9 @@ import atexit
 import shutil
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from urllib.parse import urljoin
 
 from depbot.artifacts.download import DownloadError, obtain
 from depbot.artifacts.select import Choice, NoArtifact, choose
@@ -71,8 +72,9 @@ def fetch_release(
     ``registries``: the run's instance, so the metadata it has read is not asked again.
     """
     where = f"{package} {version}"
+    registries = registries or Registries(settings, http)
     try:
-        document = (registries or Registries(settings, http)).document(ecosystem, package)
+        document = registries.document(ecosystem, package)
     except UpstreamError as exc:
         return Problem(f"{where}: no registry metadata ({exc})")
     except ValueError as exc:  # an unknown ecosystem
@@ -80,6 +82,8 @@ def fetch_release(
     choice = choose(ecosystem, document, version)
     if isinstance(choice, NoArtifact):
         return Problem(f"{where}: {choice.reason}")
+    # indexes and mirrors may list files relative to the metadata (``../../packages/…``)
+    choice = replace(choice, url=urljoin(registries.metadata_url(ecosystem, package), choice.url))
     return _fetch(http, settings, ecosystem, package, version, choice)
 
 

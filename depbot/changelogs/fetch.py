@@ -36,7 +36,9 @@ sends nothing for it); the release pages are first taken from the cache as they 
 used with no request when they hold a release of every version the update needs, each
 published at least ``release_settle_days`` ago (settled notes are final, and releases
 published since lie outside the range); otherwise they are revalidated. What is read at the
-default branch (the repository, folder listings, the changelog file) is revalidated.
+default branch (the repository, folder listings, the changelog file) follows
+``notes_policy``: by the age of the new version's release as the registry dates it
+(revalidated while under a day old or undated, then fresh for an hour, a day, ten days).
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ from depbot.changelogs.sections import (
     version_key,
 )
 from depbot.changelogs.trim import deprecation_notes, removes_deprecated, trim_to_budget
-from depbot.core.cache import settled
+from depbot.core.cache import notes_policy, settled
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
@@ -150,6 +152,7 @@ class ChangelogFetcher:
                 needed[v] = text
         needed.setdefault(hi, new)
         run = FetchState(eco, package, old, new, lo, hi, needed, repo=info.repository)
+        run.notes = notes_policy(self._released(info, eco, hi), self._clock())
 
         primary = self._from_link(run, info)
         repo = info.repository or (primary[0] if primary else None)
@@ -164,6 +167,14 @@ class ChangelogFetcher:
         if eco == "pip" and not run.covered():
             self._from_description(run, info)
         return self._result(run)
+
+    @staticmethod
+    def _released(info: PackageInfo, eco: str, version: Version) -> datetime | None:
+        """When the registry says ``version`` was published (None: it gives no date)."""
+        for text, when in info.released.items():
+            if version_key(eco, text) == version:
+                return when
+        return None
 
     # -- sources ---------------------------------------------------------------------------
 
@@ -184,7 +195,7 @@ class ChangelogFetcher:
             return run.branches[repo]
         branch: str | None = None
         try:
-            name = self.github.default_branch(repo)
+            name = self.github.default_branch(repo, cache=run.notes)
             branch = name if name and name != "None" else None
         except UpstreamError as exc:
             if exc.kind == "not_found":
@@ -218,7 +229,9 @@ class ChangelogFetcher:
         label = f"{path} at {label_ref}" + ("" if repo == run.repo else f" of {repo}")
         try:
             text, url = self._twice(
-                lambda: self.github.read_file(repo, path, ref, immutable=at_tag)
+                lambda: self.github.read_file(
+                    repo, path, ref, immutable=at_tag, cache=None if at_tag else run.notes
+                )
             )
         except UpstreamError as exc:
             if exc.kind == "not_found" and quiet_404:
@@ -264,7 +277,7 @@ class ChangelogFetcher:
 
     def _list(self, run: FetchState, repo: str, path: str) -> list[Entry] | None:
         try:
-            entries = self._twice(lambda: self.github.list_dir(repo, path))
+            entries = self._twice(lambda: self.github.list_dir(repo, path, cache=run.notes))
         except UpstreamError as exc:
             if exc.kind != "not_found":
                 run.errors.append(github_problem(exc, f"folder '{path or '/'}' of {repo}"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from depbot.changelogs.sections import Section, version_key
+from depbot.core.cache import REVALIDATE, CachePolicy
 from depbot.github.client import Release
 from depbot.records.versions import Version
 
@@ -57,6 +58,8 @@ class FetchState:
     missing_repos: set[str] = field(default_factory=set)
     no_file: str | None = None  # "no changelog file found in o/r (looked for …)"
     no_file_at: int = -1  # its place in ``tried``
+    # the cache policy of the default-branch reads (notes_policy of the new release's date)
+    notes: CachePolicy = REVALIDATE
 
     def covered(self) -> bool:
         finals = {(v.release, v.is_prerelease) for v in self.found}

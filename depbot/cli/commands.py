@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -51,9 +52,9 @@ _STATUS_WHY = {
 }
 
 
-def _print_result(result, out_dir: Path, *extra: str) -> None:
-    """The verdict table, where the files are (and ``extra`` lines), why the run is degraded,
-    and the closing line."""
+def _print_result(result, out_dir: Path, *extra: str, said: Sequence[str] = ()) -> None:
+    """The verdict table, where the files are (and ``extra`` lines), why the run is degraded
+    (but for the lines ``said`` on stderr during the run), and the closing line."""
     from depbot.output.drafts import verdict_table
     from depbot.pipeline.outcome import closing_line, no_drafts_line
 
@@ -74,7 +75,8 @@ def _print_result(result, out_dir: Path, *extra: str) -> None:
     for line in extra:
         click.echo(line)
     for reason in result.outcome.because:
-        click.echo(f"depbot: {reason}", err=True)
+        if f"depbot: {reason}" not in said:  # a refused model key is said when it happens
+            click.echo(f"depbot: {reason}", err=True)
     click.echo(closing)
 
 
@@ -204,7 +206,7 @@ def triage_command(
             repo_label=dependabot or None,
         )
     _job_summary(result)
-    _print_result(result, target)
+    _print_result(result, target, said=getattr(model_obj, "said", ()))
     code = exit_status(result.outcome, fail_on.lower())
     if code:
         why = _STATUS_WHY.get(code, "")

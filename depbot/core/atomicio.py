@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from depbot.core.fence import shown
+
 
 def atomic_write_text(path: str | Path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder.
@@ -25,7 +27,7 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+            fh.write(shown(text, json_text=target.suffix == ".json"))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
@@ -60,4 +62,4 @@ def _fsync_dir(folder: Path) -> None:
 
 def sha256_text(text: str) -> str:
     """Hex SHA-256 of ``text`` encoded as UTF-8."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(shown(text).encode("utf-8")).hexdigest()

@@ -11,6 +11,11 @@ per-request options, and the callers pick the policy because they know what they
 - ``ttl(seconds)``: registry metadata. Used with no request while younger than the TTL,
   then revalidated (or fetched again when it has no validator: a mirror without ETag is
   cached for the TTL, never longer).
+- ``notes_policy(published, now)``: what is read at the default branch for an update (the
+  repository's default branch, folder listings, the changelog file), by the age of the
+  release the update brings (after Renovate: notes are edited after a release, most in its
+  first days): revalidated every time while under a day old, fresh for an hour while days
+  old, a day once over 30 days old, ten days once over a year; an unknown date revalidates.
 - ``IMMUTABLE``: a file read at a release tag, a released artifact by digest. Used with no
   request once stored.
 - ``CACHED_ONLY``: whatever the cache holds, of any age, and never a request (a miss is a
@@ -36,6 +41,12 @@ LEGACY_CACHE_FILES = ("http_cache.sqlite",)
 # "never" as a max-age that is valid on the wire (the directive goes out with the request,
 # where requests-cache's -1 would be malformed); a year is never for a weekly job
 IMMUTABLE_SECONDS = 365 * 24 * 3600
+
+HOUR = 3600
+DAY = 24 * HOUR
+# notes_policy: (a release at least this old, seconds its default-branch reads stay fresh),
+# oldest first; a release younger than the last age (a day) is revalidated every time
+NOTES_TTL = ((365 * DAY, 10 * DAY), (30 * DAY, DAY), (DAY, HOUR))
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,22 @@ def ttl(seconds: float) -> CachePolicy:
     """Fresh for ``seconds`` (whole seconds, rounded up; 0 or less: revalidate every time)."""
     whole = int(-(-seconds // 1)) if seconds > 0 else 0
     return CachePolicy(max_age=min(whole, IMMUTABLE_SECONDS), reason="ttl") if whole else REVALIDATE
+
+
+def notes_policy(published: datetime | None, now: datetime) -> CachePolicy:
+    """The policy of the default-branch reads for an update whose new release is ``published``.
+
+    No date, or one in the future: revalidate (``NOTES_TTL`` gives the ages and their TTLs).
+    """
+    if published is None:
+        return REVALIDATE
+    if published.tzinfo is None:
+        published = published.replace(tzinfo=timezone.utc)
+    age = (now - published).total_seconds()
+    for older_than, seconds in NOTES_TTL:
+        if age >= older_than:
+            return ttl(seconds)
+    return REVALIDATE
 
 
 def vary_without(vary: str | None, unstored: Iterable[str]) -> str | None:
@@ -102,7 +129,9 @@ __all__ = [
     "CACHE_NAME",
     "IMMUTABLE",
     "REVALIDATE",
+    "NOTES_TTL",
     "CachePolicy",
+    "notes_policy",
     "settled",
     "ttl",
     "vary_without",

@@ -7,6 +7,7 @@ nothing inside can pretend to close it.
 
 from __future__ import annotations
 
+import codecs
 import re
 import secrets
 
@@ -23,6 +24,26 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 def strip_invisible(text: str) -> str:
     """Remove characters a reader cannot see (and control characters but tab/newline)."""
     return _CONTROL.sub("", _INVISIBLE.sub("", text))
+
+
+def _json_escape(err: UnicodeError) -> tuple[str, int]:
+    bad = err.object[err.start : err.end]  # type: ignore[attr-defined]
+    return "".join(f"\\\\x{b:02x}" for b in bad), err.end  # type: ignore[attr-defined]
+
+
+codecs.register_error("depbot-json-x", _json_escape)
+
+
+def shown(text: str, *, json_text: bool = False) -> str:
+    """``text`` safe to write as UTF-8: bytes that were not UTF-8 (file names read with
+    ``surrogateescape``) appear as ``\\xNN`` instead of failing the write. ``json_text``:
+    ``text`` is JSON, and the escape is written so that it stays valid JSON (``\\\\xNN``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogateescape")
+        return raw.decode("utf-8", "depbot-json-x" if json_text else "backslashreplace")
+    return text
 
 
 def head_tail(text: str, limit: int) -> str:

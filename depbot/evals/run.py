@@ -168,7 +168,23 @@ def score(sc: Scenario, verdicts: list[Any], out_dir: Path) -> tuple[list[dict[s
 def run_scenario(
     sc: Scenario, *, model_name: str, base: Settings, keep: Path | None = None
 ) -> tuple[bool, list[dict[str, Any]], dict[str, Any], str, Path]:
+    """Run one scenario in a fresh folder: removed afterwards unless ``keep`` names where
+    folders stay, or the scenario failed (its trace is what the failure row points at)."""
     work = Path(tempfile.mkdtemp(prefix=f"depbot-eval-{sc.name}-", dir=keep))
+    try:
+        passed, rows, stats, why, trace = _run_in(sc, work, model_name=model_name, base=base)
+    except BaseException:
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+        raise
+    if passed and keep is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return passed, rows, stats, why, trace
+
+
+def _run_in(
+    sc: Scenario, work: Path, *, model_name: str, base: Settings
+) -> tuple[bool, list[dict[str, Any]], dict[str, Any], str, Path]:
     repo = work / "repo"
     git_checkout(sc.repo, repo)
     out_dir = work / "out"

@@ -9,7 +9,8 @@ does that work.
 
 PyGithub knows nothing of depbot's cache policy (``core/cache.py``), so a method that knows
 what it asks for (a file at a release tag is immutable; the release list read cache-only
-first) sets the policy in a context variable around the PyGithub call that sends, and the
+first; the default-branch reads of an update by the age of its release, given as ``cache``)
+sets the policy in a context variable around the PyGithub call that sends, and the
 connection class hands it to ``Http.send``. Set per call and per thread, never across a
 ``yield``: a policy guessed from URL patterns could not tell ``ref=v2.0`` the tag from
 ``ref=v2.0`` the branch, the caller can.
@@ -243,9 +244,12 @@ class GitHubClient:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def default_branch(self, full_name: str) -> str:
+    def default_branch(self, full_name: str, *, cache: CachePolicy | None = None) -> str:
+        """The default branch's name (``cache``: the policy of the repository read; None:
+        revalidate)."""
         try:
-            return str(self.gh.get_repo(full_name).default_branch)
+            with _cache_policy(cache):  # the lazy repository is fetched by the attribute
+                return str(self.gh.get_repo(full_name).default_branch)
         except Exception as exc:  # noqa: BLE001 - mapped to a short message
             raise self._error(exc, f"repository {full_name}") from None
 
@@ -300,10 +304,18 @@ class GitHubClient:
             raise self._error(exc, f"tags of {full_name}") from None
         return out
 
-    def list_dir(self, full_name: str, path: str = "", ref: str | None = None) -> list[Entry]:
+    def list_dir(
+        self,
+        full_name: str,
+        path: str = "",
+        ref: str | None = None,
+        *,
+        cache: CachePolicy | None = None,
+    ) -> list[Entry]:
         try:
             kwargs = {"ref": ref} if ref else {}
-            items = self._repo(full_name).get_contents(path, **kwargs)
+            with _cache_policy(cache):
+                items = self._repo(full_name).get_contents(path, **kwargs)
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"folder '{path or '/'}' of {full_name}") from None
         if not isinstance(items, list):
@@ -317,16 +329,23 @@ class GitHubClient:
         return [Entry(i.name, i.path, i.type, int(i.size or 0)) for i in items]
 
     def read_file(
-        self, full_name: str, path: str, ref: str | None = None, *, immutable: bool = False
+        self,
+        full_name: str,
+        path: str,
+        ref: str | None = None,
+        *,
+        immutable: bool = False,
+        cache: CachePolicy | None = None,
     ) -> tuple[str, str]:
         """The text of a file and its web URL.
 
         ``immutable``: the caller knows ``ref`` is a release tag, so a cached copy is used
-        with no request (a file at a branch, or at no ref, is revalidated each time).
+        with no request; otherwise ``cache`` (None: a file at a branch, or at no ref, is
+        revalidated each time).
         """
         try:
             kwargs = {"ref": ref} if ref else {}
-            with _cache_policy(IMMUTABLE if immutable and ref else None):
+            with _cache_policy(IMMUTABLE if immutable and ref else cache):
                 item = self._repo(full_name).get_contents(path, **kwargs)
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"file {path} of {full_name}") from None

@@ -4,12 +4,20 @@
 ``--model`` or ``DEPBOT_MODEL``. The client's own retries are off: the loop retries transient failures itself, a bounded
 number of times (settings.model_retries), and records each in the trace. Failures become
 ``ModelError`` with a short message (never the key).
+
+A refused key (HTTP 401 or 403) is for good: the first refusal is said on stderr at once
+(``depbot: model endpoint … refused the key …``, once per model object, so once per run;
+``said`` keeps the lines), and every later call raises the same error without asking the
+endpoint again.
 """
 
 from __future__ import annotations
 
 import json
 import ssl
+import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -51,6 +59,11 @@ def _caused_by(exc: BaseException, kinds: tuple[type[BaseException], ...], *name
     return False
 
 
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def _plain(obj: Any) -> Any:
     if hasattr(obj, "model_dump"):
         try:  # odd field types (a list for a name) come back as they are, without a warning
@@ -85,8 +98,37 @@ class OpenAIChatModel:
                 http_client=http_client(settings),
             )
         self.client = client
+        self.stderr: Callable[[str], None] = _to_stderr
+        self.said: list[str] = []  # the lines said on stderr (the CLI does not repeat them)
+        self._refusal: ModelError | None = None  # a 401/403: no call asks the endpoint again
+        self._lock = threading.Lock()
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
+        with self._lock:
+            refusal = self._refusal
+        if refusal is not None:
+            raise KeyRefused(str(refusal))
+        try:
+            return self._complete(messages, tools)
+        except ModelError as exc:
+            if isinstance(exc, KeyRefused):
+                self._refused(exc)
+            raise
+
+    def _refused(self, exc: ModelError) -> None:
+        """Keep the refusal and say it on stderr, the first time only."""
+        with self._lock:
+            first = self._refusal is None
+            if first:
+                self._refusal = exc
+                self.said.append(f"depbot: {exc}")
+        if first:
+            try:
+                self.stderr(f"depbot: {exc}")
+            except Exception:  # noqa: BLE001 - saying so must not change the call's fate
+                pass
+
+    def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
         import openai
 
         try:
@@ -94,11 +136,11 @@ class OpenAIChatModel:
                 model=self.name, messages=messages, tools=tools, tool_choice="auto"
             )
         except openai.AuthenticationError:
-            raise ModelError(
+            raise KeyRefused(
                 f"model endpoint {self._where()} refused the key (HTTP 401): check OPENAI_API_KEY"
             ) from None
         except openai.PermissionDeniedError:
-            raise ModelError(
+            raise KeyRefused(
                 f"model endpoint {self._where()} denied access (HTTP 403): check what "
                 "OPENAI_API_KEY may use"
             ) from None
@@ -158,6 +200,10 @@ class OpenAIChatModel:
         if self._proxy and _caused_by(exc, (), "ProxyError", "ConnectError"):
             return ModelError(proxy_refused(self._proxy, self._url))
         return ModelError("could not connect to the model endpoint", transient=True)
+
+
+class KeyRefused(ModelError):
+    """The endpoint refused the key (HTTP 401 / 403): for good, never retried."""
 
 
 def _text(value: Any) -> str:

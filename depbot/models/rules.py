@@ -47,6 +47,8 @@ class _State:
     imported: dict[str, Any] | None = None
     imported_asked: bool = False
     searches: list[_Search] = field(default_factory=list)
+    api_asked: bool = False
+    api: dict[str, Any] | None = None  # the api_diff result (None: not asked, or pending)
     concluded: bool = False
     rejections: list[str] = field(default_factory=list)
 
@@ -112,6 +114,8 @@ def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
                     st.imported = res
             elif name == "search_symbol":
                 st.searches.append(_Search(args, res))
+            elif name == "api_diff":
+                st.api_asked, st.api = True, res
             elif name == "conclude":
                 if res and res.get("accepted"):
                     st.concluded = True
@@ -322,8 +326,86 @@ def _conclusion(st: _State) -> dict[str, Any]:
     }
 
 
-def plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The next assistant message for this conversation."""
+# --- the released code: api_diff --------------------------------------------------------------
+
+
+def _wants_api(st: _State) -> bool:
+    """Diff the releases of an update that may break, whose notes announce a removal or
+    whose notes are missing (wholly, or for a version of the range)."""
+    cl = st.changelog
+    if st.update.get("may_break") or cl is None or not cl.get("found"):
+        return True
+    return bool(
+        cl.get("missing_versions") or cl.get("breaking") or cl.get("removes_deprecated_code")
+    )
+
+
+def _strong_findings(api: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]]]:
+    """(finding, the ids of its strong code uses) for every strong finding."""
+    out = []
+    for f in api.get("findings") or []:
+        ids = [
+            h["id"]
+            for h in f.get("hits") or []
+            if h.get("context", "code") == "code" and h.get("evidence", "strong") == "strong"
+        ]
+        if f.get("strength") == "strong" and ids:
+            out.append((f, ids))
+    return out
+
+
+def _api_change(f: dict[str, Any], to: str) -> dict[str, Any]:
+    what = unfence(str(f.get("where", ""))).rsplit(" · ", 1)[-1]
+    return {"summary": f"{what} (released code of {to})"[:300], "symbols": f["symbols"][:10],
+            "source_ref": f["id"]}  # fmt: skip
+
+
+def _with_api(st: _State, base: dict[str, Any]) -> dict[str, Any]:
+    """The notes' conclusion, with what the released code adds: never affected → not."""
+    api, u = st.api, st.update
+    if not st.api_asked or base["verdict"] == "unknown" and st.rejections:
+        return base
+    compared = bool(api and api.get("compared"))
+    strong = _strong_findings(api) if compared and api else []
+    # notes read, but not for every version of the range, of an update that may break
+    partial = bool(u.get("may_break") and (st.changelog or {}).get("missing_versions"))
+    if base["verdict"] == "affected":
+        extra = [_api_change(f, u.get("to", "?")) for f, _ in strong]
+        ids = [i for _, got in strong for i in got if i not in base["hit_ids"]]
+        return {**base, "breaking_changes": (base["breaking_changes"] + extra)[:20],
+                "hit_ids": (base["hit_ids"] + ids)[:MAX_HITS_CITED]}  # fmt: skip
+    if strong:
+        ids = list(dict.fromkeys(i for _, got in strong for i in got))
+        what = "; ".join(_api_change(f, u.get("to", "?"))["summary"] for f, _ in strong[:3])
+        return {
+            "package": u["package"], "verdict": "affected",
+            "reason": f"the released code shows a break this code uses ({what}); "
+                      "the release notes do not mention it"[:600],
+            "breaking_changes": [_api_change(f, u.get("to", "?")) for f, _ in strong][:20],
+            "hit_ids": ids[:MAX_HITS_CITED],
+            "suggested_fix": f"Adapt the uses listed to the API of {u['package']} {u.get('to')}, "
+                             "then run the tests against it.",
+        }  # fmt: skip
+    if base["verdict"] == "not_affected" and partial and not compared:
+        missing = ", ".join(str(v) for v in st.changelog["missing_versions"][:5])  # type: ignore[index]
+        return {"package": u["package"], "verdict": "unknown",
+                "reason": f"the notes of {missing} are missing and the released code could not "
+                          "be compared; what those versions break is not known"}  # fmt: skip
+    if compared and api:
+        n = api.get("changes_in_diff", 0)
+        base = {**base, "reason": f"{base['reason']}; the released code's {n} API change(s) "
+                                  "touch no strong use here"[:600]}  # fmt: skip
+    return base
+
+
+def offered(tools: list[dict[str, Any]] | None) -> frozenset[str]:
+    """The names of the tools offered (OpenAI shape)."""
+    return frozenset(str((t.get("function") or {}).get("name")) for t in tools or [])
+
+
+def plan(messages: list[dict[str, Any]], tools: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The next assistant message for this conversation. ``tools``: the names offered; like
+    any model the planner calls ``api_diff`` only when it is offered."""
     states, n_calls = read_state(messages)
     calls: list[tuple[str, dict[str, Any]]] = []
     for st in states:
@@ -333,12 +415,18 @@ def plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
         pending = any(f is None for f in st.fetches)
         if pending:
             continue
-        if st.changelog is None:
+        if st.changelog is None and len(st.fetches) < 2:
             # one more try after any failure: upstreams fail for a while, then answer
-            if len(st.fetches) < 2:
-                calls.append(("fetch_changelog", {"package": pkg}))
-                continue
-            calls.append(("conclude", _conclusion(st)))
+            calls.append(("fetch_changelog", {"package": pkg}))
+            continue
+        asking = "api_diff" in tools and not st.api_asked and not st.rejections and _wants_api(st)
+        if asking:
+            calls.append(("api_diff", {"package": pkg}))
+        elif st.api_asked and st.api is None:
+            continue  # pending
+        if st.changelog is None:
+            if not asking:
+                calls.append(("conclude", _with_api(st, _conclusion(st))))
             continue
         if st.rejections and not any(s.result is None for s in st.searches):
             calls.append(("conclude", _conclusion(st)))
@@ -353,9 +441,9 @@ def plan(messages: list[dict[str, Any]]) -> dict[str, Any]:
                 calls.append(("where_imported", {"package": pkg}))
             calls.extend(("search_symbol", a) for a in todo)
             continue
-        if any(s.result is None for s in st.searches):
+        if asking or any(s.result is None for s in st.searches):
             continue
-        calls.append(("conclude", _conclusion(st)))
+        calls.append(("conclude", _with_api(st, _conclusion(st))))
     if not calls:
         open_ = [st.update["package"] for st in states if not st.concluded]
         text = "All updates have a verdict." if not open_ else f"Waiting on: {', '.join(open_)}."
@@ -381,7 +469,7 @@ class RulesModel:
     name = "rules"
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
-        message = plan(messages)
+        message = plan(messages, offered(tools))
         return ModelReply(
             message=message,
             usage=Usage(
@@ -401,7 +489,7 @@ def rules_responder(*, max_calls: int | None = None) -> Callable[[dict[str, Any]
     """
 
     def respond(body: dict[str, Any]) -> dict[str, Any]:
-        message = plan(body.get("messages", []))
+        message = plan(body.get("messages", []), offered(body.get("tools")))
         if max_calls is not None and message.get("tool_calls"):
             message = {**message, "tool_calls": message["tool_calls"][:max_calls]}
         return message

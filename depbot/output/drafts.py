@@ -189,6 +189,27 @@ def _breaking_change(n: int, bc: BreakingChange, quote_cap: int | None) -> tuple
     return "\n\n".join(parts), dropped
 
 
+def from_code(bc: BreakingChange) -> bool:
+    """Whether the change was seen in the released code (an ``api_diff`` finding, ``a3``)."""
+    return re.fullmatch(r"a\d+", bc.section_ref) is not None
+
+
+def _code_evidence(seen: list[BreakingChange], *, notes_say_it: bool) -> str:
+    """The API diff's findings: confirming the notes, or the only source of the break."""
+    head = (
+        "**Seen in the released code too** (the API of both versions compared):"
+        if notes_say_it
+        else "**The release notes do not mention this break**; it was seen by comparing the "
+        "released code of both versions:"
+    )
+    lines = [
+        f"- {neutralize_line(bc.summary)} · {code_span(bc.source)}"
+        + (f" · {code_span(neutralize_line(bc.quote))}" if bc.quote.strip() else "")
+        for bc in seen[:10]
+    ]
+    return "\n".join([head, "", *lines])
+
+
 def _hit_line(h: Hit, repo: RepoLink | None) -> str:
     where = code_span(f"{h.path}:{h.line}")
     url = repo.permalink(h.path, h.line) if repo else None
@@ -252,13 +273,16 @@ def _assemble(
 
     parts.append("## What broke")
     dropped_chars = 0
-    if verdict.breaking_changes:
-        for i, bc in enumerate(verdict.breaking_changes, 1):
-            text, dropped = _breaking_change(i, bc, lim.quote_cap)
-            parts.append(text)
-            dropped_chars += dropped
-    else:
+    noted = [bc for bc in verdict.breaking_changes if not from_code(bc)]
+    seen = [bc for bc in verdict.breaking_changes if from_code(bc)]
+    for i, bc in enumerate(noted, 1):
+        text, dropped = _breaking_change(i, bc, lim.quote_cap)
+        parts.append(text)
+        dropped_chars += dropped
+    if not verdict.breaking_changes:
         parts.append("No changelog section was recorded for this update.")
+    if seen:
+        parts.append(_code_evidence(seen, notes_say_it=bool(noted)))
 
     parts.append("## Where our code uses it")
     if hits:

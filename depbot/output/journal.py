@@ -11,6 +11,7 @@ import os
 import threading
 from pathlib import Path
 
+from depbot.core.fence import shown
 from depbot.records.verdict import Verdict
 
 JOURNAL_FILE = "journal.jsonl"
@@ -32,7 +33,10 @@ class Journal:
         self._fh = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
 
     def append(self, verdict: Verdict) -> None:
-        line = json.dumps(verdict.to_journal(), ensure_ascii=False, separators=(",", ":"))
+        line = shown(
+            json.dumps(verdict.to_journal(), ensure_ascii=False, separators=(",", ":")),
+            json_text=True,
+        )
         with self._lock:
             self._fh.write(line + "\n")
             self._fh.flush()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from depbot.agent.trace import Trace
+from depbot.apidiff import diff_releases
+from depbot.apidiff.join import ReleaseDiff
+from depbot.artifacts import Problem, ReleaseFiles, fetch_release
 from depbot.changelogs.fetch import ChangelogFetcher
 from depbot.changelogs.result import ChangelogResult
 from depbot.core.net import Http
@@ -19,6 +23,9 @@ from depbot.symbols.facts import SymbolResult
 from depbot.symbols.search import SymbolSearch
 
 TRACE_FILE = "trace.jsonl"
+# a release with more Python files than this is not diffed: loading it statically takes
+# about ten seconds (pandas: 340 files, 9 s), more than a run should spend on one update
+MAX_DIFF_FILES = 300
 
 
 class LiveServices:
@@ -26,7 +33,10 @@ class LiveServices:
     GitHub and ripgrep over one checkout."""
 
     def __init__(self, settings: Settings, repo: Path, http: Http) -> None:
+        self.settings, self.http = settings, http
         self.changelogs = ChangelogFetcher(settings, http)
+        self._diffs: dict[tuple[str, str, str, str], ReleaseDiff] = {}
+        self._diff_lock = threading.Lock()
         self.code = CodeSearch(repo, settings)
         self.symbols = SymbolSearch(self.code)
 
@@ -63,6 +73,49 @@ class LiveServices:
 
     def in_secret_block(self, path: str, line: int) -> bool:
         return self.code.in_private_key_block(path, line)
+
+    def names_used(self, ecosystem: str, package: str) -> set[str]:
+        """The identifiers of the Python files that import ``package`` (npm: none needed)."""
+        if ecosystem != "pip":
+            return set()
+        names: set[str] = set()
+        for path in self.symbols.report(ecosystem, package).files:
+            names.update(self.symbols.py_facts(path).uses)
+        return names
+
+    def api_diff(self, update: Update) -> ReleaseDiff:
+        """Both releases fetched and diffed, once per (package, from, to) in this run."""
+        key = (update.ecosystem, update.package.lower(), update.from_version, update.to_version)
+        with self._diff_lock:  # one diff at a time: a second caller waits for the first's
+            if key not in self._diffs:
+                self._diffs[key] = self._diff(update)
+            return self._diffs[key]
+
+    def _release(self, update: Update, version: str) -> ReleaseFiles | Problem:
+        return fetch_release(
+            self.http, self.settings, update.ecosystem, update.package, version,
+            registries=self.changelogs.registries,
+        )  # fmt: skip
+
+    def _diff(self, update: Update) -> ReleaseDiff:
+        old = self._release(update, update.from_version)
+        new = self._release(update, update.to_version)
+        problems = [r.reason for r in (old, new) if isinstance(r, Problem)]
+        if not isinstance(old, ReleaseFiles) or not isinstance(new, ReleaseFiles):
+            return ReleaseDiff(None, "", problems)
+        for files in (old, new):
+            count = _python_files(files.root) if update.ecosystem == "pip" else 0
+            if count > MAX_DIFF_FILES:
+                reason = f"{files.artifact}: {count} Python files, too big to diff in this run"
+                return ReleaseDiff(None, new.artifact, [f"{reason} (limit {MAX_DIFF_FILES})"])
+        diff = diff_releases(
+            update.ecosystem, old.root, new.root, old_label=old.artifact, new_label=new.artifact
+        )
+        return ReleaseDiff(diff, new.artifact, [])
+
+
+def _python_files(root: Path) -> int:
+    return sum(1 for p in root.rglob("*.py*") if p.suffix in (".py", ".pyi"))
 
 
 @contextmanager

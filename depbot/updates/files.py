@@ -101,14 +101,31 @@ def update_from_record(
     names_raw = _pick(record, "package")
     if names_raw is None:
         raise InputError(f"{where}: missing field 'package' (or 'dependency-names')")
-    names = [n.strip() for n in str(names_raw).split(",") if n.strip()]
+    if not isinstance(names_raw, str):
+        raise InputError(
+            f"{where}: field 'package' must be a string (one package per record), "
+            f"got a {type(names_raw).__name__}"
+        )
+    names = [n.strip() for n in names_raw.split(",") if n.strip()]
     if not names:
         raise InputError(f"{where}: field 'package' is empty")
+    if len(names) > 1:
+        # fetch-metadata's dependency-names: its versions are the first dependency's only
+        raise InputError(
+            f"{where}: {len(names)} packages ({', '.join(names)}) but versions for one: "
+            "give one record per package (or fetch-metadata's updated-dependencies-json)"
+        )
     old, new = _pick(record, "from"), _pick(record, "to")
     for label, value in (("from", old), ("to", new)):
         if value is None:
             raise InputError(f"{where}: missing field '{label}' (or the fetch-metadata name)")
-        if not isinstance(value, (str, int, float)):
+        if isinstance(value, (bool, int, float)):
+            # 6.10 read as a number is 6.1: a different version, silently
+            raise InputError(
+                f"{where}: field '{label}' is the number {value!r}: write versions as strings "
+                f'(e.g. "{value}" in quotes), a number loses trailing zeros'
+            )
+        if not isinstance(value, str):
             raise InputError(f"{where}: field '{label}' must be a version string")
         if parse_version(ecosystem, str(value)) is None:
             raise InputError(f"{where}: '{value}' is not a {ecosystem} version (field '{label}')")
@@ -117,25 +134,34 @@ def update_from_record(
     if declared is not None and not _UPDATE_TYPE_RE.search(str(declared).strip().lower()):
         if str(declared).strip().lower() != "other":
             raise InputError(f"{where}: unknown update type {declared!r}")
-    updates = []
-    for i, name in enumerate(names):
-        if i > 0 and len(names) > 1:
-            # fetch-metadata gives versions for the first dependency only
-            continue
-        updates.append(
-            Update(
-                ecosystem=ecosystem,
-                package=name,
-                from_version=str(old),
-                to_version=str(new),
-                update_type=computed,
-                manifest=manifest_for(ecosystem, _pick(record, "manifest")),
-                dependency_kind=dependency_kind_of(_pick(record, "dependency_kind")),
-                source=source,
-                source_ref=source_ref,
-            )
+    return [
+        Update(
+            ecosystem=ecosystem,
+            package=names[0],
+            from_version=str(old),
+            to_version=str(new),
+            update_type=computed,
+            manifest=manifest_for(ecosystem, _pick(record, "manifest")),
+            dependency_kind=dependency_kind_of(_pick(record, "dependency_kind")),
+            source=source,
+            source_ref=source_ref,
         )
-    return updates
+    ]
+
+
+def _refuse_conflicts(updates: list[Update], name: str) -> None:
+    """Two records of one package and manifest that disagree on the versions: say which."""
+    first: dict[tuple[str, str, str], Update] = {}
+    for u in updates:
+        key = (u.ecosystem, u.package.lower(), u.manifest)
+        seen = first.setdefault(key, u)
+        if (seen.from_version, seen.to_version) != (u.from_version, u.to_version):
+            where = f" in {u.manifest}" if u.manifest else ""
+            raise InputError(
+                f"{name}: {u.package}{where} is listed twice with different versions "
+                f"({seen.from_version} → {seen.to_version} and {u.from_version} → "
+                f"{u.to_version}): keep one"
+            )
 
 
 def _records(data: Any, name: str) -> list[tuple[str, Mapping[str, Any]]]:
@@ -183,14 +209,19 @@ def parse_update_document(text: str, name: str, *, fmt: str | None = None) -> li
     updates: list[Update] = []
     for label, record in _records(data, name):
         updates.extend(update_from_record(record, where=label, source="file", source_ref=name))
+    _refuse_conflicts(updates, name)
     return dedupe(updates)
 
 
 def load_update_file(path: str | Path) -> list[Update]:
     """Read ``--updates FILE``; every problem is an ``InputError`` naming the file."""
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"update file {str(p)!r} does not exist")
+    try:
+        exists = p.is_file()
+    except OSError as exc:  # e.g. a name over the file-name limit
+        raise InputError(f"update file path is not usable: {exc.strerror}") from None
+    if not exists:
+        raise InputError(f"update file {str(p)[:200]!r} does not exist")
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -1,13 +1,14 @@
 """The package registries: the Python package index JSON API and the npm registry.
 
-One ``PackageInfo`` per package: its releases (yanked and deprecated ones marked),
-where its source lives, and any changelog link it declares.
+One ``PackageInfo`` per package: its releases (yanked and deprecated ones marked) and
+when each was published, where its source lives, and any changelog link it declares.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
 
@@ -58,6 +59,35 @@ class PackageInfo:
     description: str = ""  # long description (PyPI); may carry a changelog
     url: str = ""  # the registry page the info came from
     skipped: tuple[str, ...] = field(default=())  # yanked or deprecated versions
+    # version -> when it was published (PyPI: its first file's upload; npm: ``time``)
+    released: dict[str, datetime] = field(default_factory=dict, compare=False, hash=False)
+
+
+def _when(value: object) -> datetime | None:
+    """An ISO 8601 time of the registry as an aware datetime (None when absent or unreadable)."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def _pypi_released(files: list[object]) -> datetime | None:
+    """The first upload of a version's files (``upload_time_iso_8601``, else ``upload_time``)."""
+    times = [
+        t
+        for f in files
+        if isinstance(f, dict)
+        and (t := _when(f.get("upload_time_iso_8601") or f.get("upload_time"))) is not None
+    ]
+    return min(times) if times else None
+
+
+def _npm_released(data: dict[str, Any], versions: list[str]) -> dict[str, datetime]:
+    times = data.get("time") if isinstance(data.get("time"), dict) else {}
+    return {v: t for v in versions if (t := _when(times.get(v))) is not None}
 
 
 def _pypi_info(name: str, data: dict[str, Any], url: str) -> PackageInfo:
@@ -79,11 +109,14 @@ def _pypi_info(name: str, data: dict[str, Any], url: str) -> PackageInfo:
             break
     releases = data.get("releases") or {}
     versions, skipped = [], []
+    released: dict[str, datetime] = {}
     if isinstance(releases, dict):
         for ver, files in releases.items():
             if parse_version("pip", ver) is None:
                 continue
             files = files if isinstance(files, list) else []
+            if (when := _pypi_released(files)) is not None:
+                released[ver] = when
             if files and all(isinstance(f, dict) and f.get("yanked") for f in files):
                 skipped.append(ver)
             else:
@@ -100,6 +133,7 @@ def _pypi_info(name: str, data: dict[str, Any], url: str) -> PackageInfo:
         description=str(info.get("description") or ""),
         url=url,
         skipped=tuple(skipped),
+        released=released,
     )
 
 
@@ -135,7 +169,13 @@ def _npm_info(name: str, data: dict[str, Any], url: str) -> PackageInfo:
         description="",
         url=url,
         skipped=tuple(skipped),
+        released=_npm_released(data, versions + skipped),
     )
+
+
+# an answer that holds for the whole run: "rate limited" after the seam's own retries (the
+# wait asked for is longer than depbot waits); a 404 is asked again (mirrors flap)
+REMEMBERED_FAILURES = frozenset({"rate_limited"})
 
 
 class Registries:
@@ -146,6 +186,7 @@ class Registries:
         self.http = http
         self._memo: dict[tuple[str, str], PackageInfo] = {}
         self._documents: dict[tuple[str, str], dict[str, Any]] = {}
+        self._failed: dict[tuple[str, str], UpstreamError] = {}
         self._lock = threading.Lock()
 
     def metadata_url(self, ecosystem: str, name: str) -> str:
@@ -163,15 +204,24 @@ class Registries:
         with self._lock:
             if key in self._documents:
                 return self._documents[key]
+            if key in self._failed:
+                raise self._failed[key]
         url = self.metadata_url(ecosystem, name)
         label = "package index" if ecosystem == "pip" else "npm registry"
-        data = self.http.get_json(
-            url,
-            what=f"{label} entry for {name}",
-            category="registry",
-            # fresh for registry_ttl: a rerun the same day asks nothing, a weekly run revalidates
-            cache=ttl(self.settings.registry_ttl),
-        )
+        try:
+            data = self.http.get_json(
+                url,
+                what=f"{label} entry for {name}",
+                category="registry",
+                # fresh for registry_ttl: a rerun the same day asks nothing, a weekly run
+                # revalidates
+                cache=ttl(self.settings.registry_ttl),
+            )
+        except UpstreamError as exc:
+            if exc.kind in REMEMBERED_FAILURES:  # asking again in this run cannot help
+                with self._lock:
+                    self._failed[key] = exc
+            raise
         if not isinstance(data, dict):
             raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
         with self._lock:

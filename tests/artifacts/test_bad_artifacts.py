@@ -50,13 +50,21 @@ def tgz(members: dict[str, bytes], links: dict[str, str] | None = None) -> bytes
     return buf.getvalue()
 
 
-def fetch(tmp_path: Path, eco: str, data: bytes, *, digest: str | None = None, **caps: object):
+def fetch(
+    tmp_path: Path,
+    eco: str,
+    data: bytes,
+    *,
+    digest: str | None = None,
+    relative: bool = False,
+    **caps: object,
+):
     """Serve ``data`` as release 1.0.0 of ``evil`` and fetch it; (result, cache folder)."""
     name = "evil-1.0.0-py3-none-any.whl" if eco == "pip" else "evil-1.0.0.tgz"
     served: list[str] = []
 
     def handle(req: Request) -> Reply:
-        url = f"{srv.url}/files/{name}"
+        url = f"../../files/{name}" if relative else f"{srv.url}/files/{name}"
         if req.path == "/pypi/evil/json":
             sha = digest or hashlib.sha256(data).hexdigest()
             entry = {"filename": name, "url": url, "digests": {"sha256": sha}}
@@ -90,6 +98,13 @@ def test_a_good_wheel_for_contrast(tmp_path):
     got, _ = fetch(tmp_path, "pip", wheel({"evil/__init__.py": b"x = 1\n", "evil/README": b"r"}))
     assert isinstance(got, ReleaseFiles) and got.files == 1
     assert (got.root / "evil" / "__init__.py").read_bytes() == b"x = 1\n"
+
+
+def test_a_file_listed_relative_to_the_metadata_is_fetched(tmp_path):
+    # some indexes and mirrors list "../../packages/…" instead of an absolute address
+    data = wheel({"evil/__init__.py": b"x = 1\n"})
+    got, _ = fetch(tmp_path, "pip", data, relative=True)
+    assert isinstance(got, ReleaseFiles) and got.files == 1
 
 
 def test_a_wrong_digest(tmp_path):

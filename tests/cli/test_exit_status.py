@@ -141,7 +141,33 @@ def test_a_refused_model_key_is_one_line_naming_the_endpoint_and_exit_3(tmp_path
     assert stats["unknown_causes"] == {"failure": 11, "no_facts": 0}
     assert {u["unknown_cause"] for u in report["updates"]} == {"failure"}
     assert lenient.exit_code == 0 and last_line(lenient).endswith("— degraded")
-    assert asked == 4  # one refused request per conversation, none retried, in both runs
+    assert 2 <= asked <= 4  # at most one refused request per conversation started, none retried
+
+
+REFUSE = lambda body: Reply(401, {"error": {"message": "Incorrect API key provided: sk-w***",  # noqa: E731
+                                            "type": "invalid_request_error", "code": "invalid_api_key"}})  # fmt: skip
+
+
+@pytest.mark.parametrize(("concurrency", "most"), [("1", 1), ("4", 4)])
+def test_a_refused_key_is_said_at_once_and_never_asked_again(tmp_path, concurrency, most):
+    """The refusal comes on stderr before any verdict line; the conversations after it end
+    ``model_unavailable`` without a request (those already started asked once each)."""
+    world = with_more(two_package_world(tmp_path), 30)  # 32 updates: four conversations
+    with world.serve() as up, ModelServer(REFUSE) as srv:
+        env = {"OPENAI_BASE_URL": srv.base_url, "OPENAI_API_KEY": "sk-wrong-key",
+               "DEPBOT_CONCURRENCY": concurrency}  # fmt: skip
+        denied, report = triage(world, tmp_path, "-m", "gpt-4o-mini", up=up, env=env)
+        asked = len(srv.requests)
+    expected = (
+        f"depbot: model endpoint {srv.base_url} refused the key (HTTP 401): check OPENAI_API_KEY"
+    )
+    lines = denied.stderr.splitlines()
+    verdicts = [i for i, line in enumerate(lines) if line.startswith("depbot: [")]
+    assert denied.exit_code == 3, denied.output
+    assert lines.count(expected) == 1 and verdicts, denied.stderr
+    assert lines.index(expected) < verdicts[0]  # said before any [n/N] verdict line
+    assert 1 <= asked <= most  # concurrency 1: exactly one request in the whole run
+    assert report["stats"]["exit_statuses"] == {"model_unavailable": 4}
 
 
 def test_a_github_that_is_down_makes_the_run_degraded_exit_3(tmp_path):

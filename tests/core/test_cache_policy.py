@@ -17,7 +17,15 @@ import pytest
 import requests_cache
 
 from depbot.changelogs.fetch import ChangelogFetcher
-from depbot.core.cache import CACHED_ONLY, IMMUTABLE, REVALIDATE, settled, ttl, vary_without
+from depbot.core.cache import (
+    CACHED_ONLY,
+    IMMUTABLE,
+    REVALIDATE,
+    notes_policy,
+    settled,
+    ttl,
+    vary_without,
+)
 from depbot.core.errors import UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
@@ -307,4 +315,83 @@ def test_settled_releases_are_used_from_the_cache(tmp_path, published, clock_day
     again = asked(up, n, "/releases")
     assert len(again) == (1 if asked_again else 0)
     assert all(r.headers.get("if-none-match") for r in again)
+    assert http.stats.get("changelog:downloads", 0) == 0
+
+
+# -- the default-branch reads: a TTL by the age of the release --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("age", "seconds"),
+    [
+        (timedelta(hours=2), 0),  # under a day: revalidated every time
+        (timedelta(hours=23, minutes=59), 0),
+        (timedelta(days=1), 3600),  # days old: an hour
+        (timedelta(days=29), 3600),
+        (timedelta(days=30), 24 * 3600),  # over 30 days: a day
+        (timedelta(days=364), 24 * 3600),
+        (timedelta(days=365), 10 * 24 * 3600),  # over a year: ten days
+        (timedelta(days=3000), 10 * 24 * 3600),
+        (timedelta(days=-2), 0),  # a date in the future: revalidated
+    ],
+)
+def test_notes_policy_thresholds(age, seconds):
+    policy = notes_policy(NOW - age, NOW)
+    assert policy.max_age == seconds and (policy is REVALIDATE) == (seconds == 0)
+
+
+def test_notes_policy_without_a_date_revalidates():
+    assert notes_policy(None, NOW) is REVALIDATE
+    assert notes_policy(datetime(2020, 1, 1), NOW).max_age == 10 * 24 * 3600  # naive: UTC
+
+
+def registry_entry(eco: str, published: str) -> dict:
+    """The registry JSON of package x (1.0.0 old, 1.1.0 at ``published``) in ``eco``'s shape."""
+    source = "https://github.com/o/x"
+    if eco == "pip":
+        files = {v: [{"filename": f"x-{v}.tar.gz", "upload_time_iso_8601": t}]
+                 for v, t in (("1.0.0", day(900)), ("1.1.0", published))}  # fmt: skip
+        info = {"name": "x", "version": "1.1.0", "project_urls": {"Source": source}}
+        return {"info": info, "releases": files}
+    versions = {v: {"name": "x", "version": v} for v in ("1.0.0", "1.1.0")}
+    return {"name": "x", "versions": versions, "dist-tags": {"latest": "1.1.0"},
+            "repository": {"type": "git", "url": f"git+{source}.git"},
+            "time": {"1.0.0": day(900), "1.1.0": published}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("eco", "days_ago", "asked_again"),
+    [
+        ("pip", 400, False),  # a year old: ten days with no request
+        ("npm", 400, False),
+        ("npm", 40, False),  # months old: a day
+        ("pip", 3, False),  # days old: an hour
+        ("pip", 0.1, True),  # published today: revalidated, as before
+        ("npm", 0.1, True),
+    ],
+)
+def test_default_branch_reads_follow_the_age_of_the_release(tmp_path, eco, days_ago, asked_again):
+    up_dir = tmp_path / "upstream"
+    write(up_dir, f"{eco}/x/CHANGELOG.md", "## 1.1.0\n\n- new\n\n## 1.0.0\n\n- old\n")
+    write(up_dir, f"{eco}/x/meta.json", {"repository": "https://github.com/o/x"})
+    entry = Script(Reply(200, registry_entry(eco, day(days_ago))))
+    with FakeUpstream(up_dir) as up, LoopbackServer(entry, etags=True) as registry:
+        where = {"pypi_url": registry.url} if eco == "pip" else {"npm_url": registry.url}
+
+        def fetch() -> tuple[list[str], Http]:
+            http = Http(loopback_settings(up.url, tmp_path / "cache", github_token=TOKEN, **where))
+            got = ChangelogFetcher(http.settings, http).fetch(eco, "x", "1.0.0", "1.1.0")
+            return [s.version for s in got.sections], http
+
+        assert fetch()[0] == ["1.1.0"]
+        n = len(up.requests)
+        found, http = fetch()  # a rerun the same day
+    again = up.requests[n:]
+    assert found == ["1.1.0"] and entry.calls == 1  # the registry entry: within its TTL
+    assert {r.path.rsplit("/x", 1)[-1] for r in up.requests[:n]} == {"", "/contents/", "/contents/CHANGELOG.md"}  # fmt: skip
+    if asked_again:  # the repository, the root listing and the file, each a 304
+        assert len(again) == n and all(r.headers.get("if-none-match") for r in again)
+        assert http.stats["revalidated"] == n
+    else:
+        assert again == [] and http.stats["requests"] == 0
     assert http.stats.get("changelog:downloads", 0) == 0

@@ -7,8 +7,10 @@ recorded in ``calls``; ``fail`` makes a method raise the exception given for it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
+from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
 from depbot.records.update import Update
@@ -35,6 +37,9 @@ class FakeServices:
     imports: dict[str, list[ImportSite]] = field(default_factory=dict)  # package -> sites
     symbols: dict[str, list[SymbolHit]] = field(default_factory=dict)  # symbol -> hits
     secret_lines: set[tuple[str, int]] = field(default_factory=set)
+    diffs: dict[str, ReleaseDiff] = field(default_factory=dict)  # package -> diff (or problems)
+    # (symbol, kind) -> hits for that kind only; falls back to ``symbols`` by symbol
+    kinded: dict[tuple[str, str], list[SymbolHit]] = field(default_factory=dict)
     fail: dict[str, Exception] = field(default_factory=dict)  # method name -> what it raises
     calls: list[tuple[str, ...]] = field(default_factory=list)
 
@@ -84,7 +89,7 @@ class FakeServices:
         max_positional: int = 1,
     ) -> SymbolResult:
         self._called("search_symbol", package, symbol)
-        hits = self.symbols.get(symbol, [])
+        hits = self.kinded.get((symbol, kind), self.symbols.get(symbol, []))
         note = f"{len(hits)} strong hit(s)"
         return SymbolResult(symbol, kind, hits, len(hits), False, {"in a comment": 1}, note)
 
@@ -93,3 +98,11 @@ class FakeServices:
 
     def in_secret_block(self, path: str, line: int) -> bool:
         return (path, line) in self.secret_lines
+
+    def api_diff(self, update: Update) -> ReleaseDiff:
+        self._called("api_diff", update.package)
+        found = self.diffs.get(update.package)
+        return found or ReleaseDiff(None, "", [f"{update.package}: no files in the registry"])
+
+    def names_used(self, ecosystem: str, package: str) -> set[str]:
+        return {w for body in self.files.values() for w in re.findall(r"[A-Za-z_]\w*", body)}

@@ -179,6 +179,14 @@ def test_missing_include_and_include_outside_the_repository(tmp_path):
         parse_requirements(repo / "requirements.txt", repo)
 
 
+def test_an_include_over_the_file_name_limit_is_one_line(tmp_path):
+    (tmp_path / "requirements.txt").write_text("-r " + "a" * 300 + ".txt\n")
+    with pytest.raises(
+        InputError, match=r"line 1: included file is not usable: File name too long"
+    ):
+        parse_requirements(tmp_path / "requirements.txt", tmp_path)
+
+
 def test_non_utf8_manifest_is_an_error(tmp_path):
     (tmp_path / "requirements.txt").write_bytes(b"caf\xe9==1.0\n")
     with pytest.raises(InputError, match="requirements.txt: not UTF-8 text"):

@@ -143,3 +143,55 @@ def test_record_round_trip():
     d = u.to_dict()
     assert d["from"] == "4.1.2" and d["to"] == "5.3.0" and d["update_type"] == "major"
     assert d["may_break"] is True
+
+
+# --- input that must not be silently changed (#18) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, fmt",
+    [
+        ('{"ecosystem": "pip", "package": "six", "from": "1.9", "to": 6.10}', "json"),
+        ('ecosystem = "pip"\npackage = "six"\nfrom = "1.9"\nto = 6.10\n', "toml"),
+        ('{"ecosystem": "npm", "package": "a", "from": 1, "to": "2.0.0"}', "json"),
+    ],
+)
+def test_a_version_given_as_a_number_is_refused_not_rounded(text, fmt):
+    with pytest.raises(InputError, match=r"is the number .*write versions as strings"):
+        parse_update_document(text, "week." + fmt, fmt=fmt)
+
+
+def test_a_list_of_packages_is_refused_not_stringified():
+    text = '{"ecosystem": "pip", "package": ["a", "b"], "from": "1.0", "to": "2.0"}'
+    with pytest.raises(InputError, match=r"'package' must be a string .*got a list"):
+        parse_update_document(text, "week.json")
+
+
+def test_comma_separated_names_are_refused_naming_every_package():
+    text = json.dumps(
+        {
+            "package-ecosystem": "pip",
+            "dependency-names": "requests, urllib3,idna",
+            "previous-version": "2.31.0",
+            "new-version": "2.32.3",
+        }
+    )
+    with pytest.raises(InputError, match=r"3 packages \(requests, urllib3, idna\)"):
+        parse_update_document(text, "meta.json")
+
+
+def test_one_package_listed_twice_with_different_targets_is_refused():
+    rec = {"ecosystem": "pip", "package": "PyYAML", "from": "5.4.1", "manifest": "r.txt"}
+    text = json.dumps([{**rec, "to": "6.0.1"}, {**rec, "package": "pyyaml", "to": "6.0.2"}])
+    with pytest.raises(InputError, match=r"listed twice .*6\.0\.1 and 5\.4\.1 → 6\.0\.2"):
+        parse_update_document(text, "week.json")
+
+
+def test_the_same_update_listed_twice_is_kept_once():
+    rec = {"ecosystem": "pip", "package": "PyYAML", "from": "5.4.1", "to": "6.0.1"}
+    assert len(parse_update_document(json.dumps([rec, dict(rec)]), "week.json")) == 1
+
+
+def test_an_update_file_path_over_the_name_limit_is_one_line(tmp_path):
+    with pytest.raises(InputError, match=r"update file path is not usable: File name too long"):
+        load_update_file(tmp_path / ("a" * 300 + ".json"))

@@ -259,8 +259,12 @@ def parse_requirements(path: Path, root: Path) -> tuple[list[Declared], list[str
             if rel is None:
                 warnings.append(f"{where}: skipped '{target}' (outside the repository)")
                 continue
-            if not child.is_file():
-                raise InputError(f"{where}: included file '{target}' does not exist")
+            try:
+                found = child.is_file()
+            except OSError as exc:  # e.g. a name over the file-name limit
+                raise InputError(f"{where}: included file is not usable: {exc.strerror}") from None
+            if not found:
+                raise InputError(f"{where}: included file '{target[:200]}' does not exist")
             if child in seen:
                 continue
             visit(child, rel, constraint=constraint or as_constraint)

@@ -1,0 +1,251 @@
+"""The use-check: which changes of an API diff touch what this checkout really uses. Pure.
+
+Two steps, so the searches stay with the caller: ``queries`` says which ``search_symbol``
+calls the join needs (only for changes under a module the checkout imports, whose name
+the importing files use at all), ``join`` keeps the changes a returned use or an import
+site touches. A finding is ``strong`` when one of its uses is (an import of a removed
+name, a call resolved to the package); ``weak`` when only a method name matched on an
+object of unknown type. Deprecated names in use are reported apart: never a break.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from depbot.apidiff.records import ApiChange, ApiDiff
+from depbot.search.import_sites import ImportReport, ImportSite
+from depbot.symbols.facts import SymbolHit, SymbolResult
+
+MAX_QUERIES = 16  # symbol searches per update; the rest are counted in a note
+PARAM_GONE = ("param_removed", "param_renamed")
+PARAM_NEEDED = ("param_now_required", "param_added_required")
+UseHit = SymbolHit | ImportSite
+
+
+@dataclass(frozen=True)
+class Query:
+    """One ``search_symbol`` call the join needs."""
+
+    symbol: str
+    kind: str
+    of: str = ""
+    arg: str = ""
+
+
+@dataclass
+class Finding:
+    """One API change that touches a use of the checkout."""
+
+    kind: str
+    path: str
+    detail: str
+    where: str  # "urllib3-2.0.7 wheel · urllib3/util/retry.py · Retry.__init__ has no …"
+    source: str  # "urllib3-2.0.7 wheel: urllib3/util/retry.py"
+    summary: str
+    symbols: tuple[str, ...]
+    hits: list[UseHit] = field(default_factory=list)
+    strength: str = "strong"  # strong | weak | deprecated
+
+
+@dataclass
+class ReleaseDiff:
+    """The API diff of an update's two releases, or why it could not be had."""
+
+    diff: ApiDiff | None
+    artifact: str = ""  # the new release's label ("urllib3-2.0.7 wheel")
+    problems: list[str] = field(default_factory=list)  # one line each
+
+
+@dataclass
+class JoinResult:
+    findings: list[Finding]
+    deprecated: list[Finding]
+    notes: list[str]
+
+
+def _leaf(path: str) -> str:
+    return path.replace("/", ".").rsplit(".", 1)[-1]
+
+
+def _callable(path: str) -> str:
+    """``a.B.__init__`` is called as ``a.B(...)``."""
+    return path.removesuffix(".__init__").removesuffix(".__new__")
+
+
+def _old_param(change: ApiChange) -> str:
+    return change.detail.split("→")[0].strip() if change.kind == "param_renamed" else change.detail
+
+
+def used_paths(report: ImportReport) -> list[tuple[str, ImportSite]]:
+    """The dotted paths the checkout imports (``from a.b import C`` → ``a.b.C``), per site."""
+    out: list[tuple[str, ImportSite]] = []
+    for site in report.sites:
+        if site.type_only:
+            continue
+        for imported in site.names.values() or ("*",):
+            out.append((site.module if imported == "*" else f"{site.module}.{imported}", site))
+    return out
+
+
+def _query(change: ApiChange) -> Query | None:
+    if change.kind == "removed":
+        return Query(change.path, "name")
+    if change.kind in PARAM_GONE:
+        return Query(_old_param(change), "parameter", of=change.path)
+    if change.kind in PARAM_NEEDED:
+        return Query(_callable(change.path), "required_arg", arg=change.detail)
+    return None
+
+
+def _word(change: ApiChange) -> str:
+    """The identifier a use of the change must contain."""
+    if change.kind in PARAM_GONE:
+        return _old_param(change)
+    if change.kind in PARAM_NEEDED:
+        return _leaf(_callable(change.path))
+    return _leaf(change.path)
+
+
+def _imported_directly(path: str, used: list[tuple[str, ImportSite]]) -> list[ImportSite]:
+    return [s for u, s in used if u == path or u.startswith(path + ".")]
+
+
+def queries(diff: ApiDiff, report: ImportReport, names: set[str]) -> tuple[list[Query], list[str]]:
+    """The symbol searches the join needs; ``names``: identifiers the importing files use."""
+    if diff.ecosystem == "npm" or not report.sites:
+        return [], []
+    tops = {s.module.split(".")[0] for s in report.sites}
+    used = used_paths(report)
+    wanted: list[Query] = []
+    for change in diff.changes:
+        query = _query(change)
+        if query is None or change.path.split(".")[0] not in tops or _word(change) not in names:
+            continue
+        if change.kind == "removed" and _imported_directly(change.path, used):
+            continue  # the import site itself is the use
+        if query not in wanted:
+            wanted.append(query)
+    notes = []
+    if len(wanted) > MAX_QUERIES:
+        notes.append(
+            f"{len(wanted) - MAX_QUERIES} more changed names this code mentions not checked"
+        )
+    return wanted[:MAX_QUERIES], notes
+
+
+# -- the join -----------------------------------------------------------------------------------
+
+
+def _sentence(change: ApiChange) -> str:
+    short = ".".join(_callable(change.path).split(".")[-2:])
+    if change.path.endswith(".__init__"):
+        short = change.path.split(".")[-2] + ".__init__"
+    return {
+        "removed": f"{change.path} is gone",
+        "param_removed": f"{short} has no parameter {change.detail}",
+        "param_renamed": f"{short} renamed parameter {change.detail}",
+        "param_now_required": f"{short} now requires {change.detail}",
+        "param_added_required": f"{short} takes a new required parameter {change.detail}",
+        "became_esm_only": f"{change.path} is an ES module only ({change.detail})",
+        "subpath_closed": f"{change.path} is no longer an entry point (exports)",
+        "default_removed": f"{change.path} has no default export",
+        "export_removed": f"{change.path} no longer exports {change.detail}",
+    }.get(change.kind, f"{change.kind}: {change.path}")
+
+
+def _place(diff: ApiDiff, change: ApiChange, artifact: str) -> tuple[str, str]:
+    """(the ``where`` line, the ``source``: artifact and file)."""
+    if diff.ecosystem == "npm":  # npm places already start with the release's label
+        file = change.where.split(" · ")[1] if " · " in change.where else "package.json"
+        return f"{change.where} · {_sentence(change)}", f"{artifact}: {file}"
+    file = change.where or change.path.replace(".", "/")
+    return f"{artifact} · {file} · {_sentence(change)}", f"{artifact}: {file}"
+
+
+def _symbols(change: ApiChange) -> tuple[str, ...]:
+    if change.kind in PARAM_GONE:
+        return (_old_param(change), _callable(change.path))
+    if change.kind in PARAM_NEEDED:
+        return (_callable(change.path), change.detail)
+    return (change.path,)
+
+
+def _finding(diff: ApiDiff, change: ApiChange, artifact: str, hits: list[UseHit]) -> Finding:
+    where, source = _place(diff, change, artifact)
+    weak = all(isinstance(h, SymbolHit) and h.evidence != "strong" for h in hits)
+    return Finding(
+        change.kind, change.path, change.detail, where, source, _sentence(change),
+        _symbols(change), list(hits), "weak" if weak else "strong",
+    )  # fmt: skip
+
+
+def _npm_uses(change: ApiChange, sites: Iterable[ImportSite]) -> list[UseHit]:
+    live = [s for s in sites if not s.type_only]
+    path = change.path
+    if change.kind == "became_esm_only":
+        return [s for s in live if s.style == "require" and s.esm is not True]
+    if change.kind == "subpath_closed":
+        deep = (path, f"{path}.js", f"{path}/index.js")
+        return [s for s in live if s.module in deep or s.module.startswith(path + "/")]
+    named = [s for s in live if s.module == path and s.style in ("import", "export-from")]
+    if change.kind == "default_removed":
+        return [s for s in named if "default" in s.names.values()]
+    if change.kind == "export_removed":
+        mine = [s for s in live if s.module == path]
+        return [s for s in mine if change.detail in s.names.values()]
+    return []
+
+
+def _python_uses(
+    change: ApiChange,
+    used: list[tuple[str, ImportSite]],
+    answers: Mapping[Query, SymbolResult],
+) -> list[UseHit]:
+    hits: list[UseHit] = []
+    if change.kind == "removed":
+        hits.extend(_imported_directly(change.path, used))
+    query = _query(change)
+    result = answers.get(query) if query is not None else None
+    if result is not None:
+        hits.extend(h for h in result.hits if h.context == "code")
+    return hits
+
+
+def join(
+    diff: ApiDiff,
+    report: ImportReport,
+    answers: Mapping[Query, SymbolResult],
+    artifact: str,
+) -> JoinResult:
+    """The changes of ``diff`` that touch a use; ``artifact`` labels the new release."""
+    used = used_paths(report)
+    findings: list[Finding] = []
+    for change in diff.changes:
+        if diff.ecosystem == "npm":
+            hits = _npm_uses(change, report.sites)
+        else:
+            hits = _python_uses(change, used, answers)
+        if hits:
+            findings.append(_finding(diff, change, artifact, hits))
+    deprecated = []
+    for dep in diff.deprecated:
+        sites = _imported_directly(dep.path, used)
+        if sites:
+            label = f"{dep.path} is deprecated ({dep.category})"
+            where = f"{artifact} · {dep.where or dep.path} · {label}"
+            source = f"{artifact}: {dep.where or dep.path}"
+            deprecated.append(
+                Finding(
+                    "deprecated",
+                    dep.path,
+                    dep.message[:200],
+                    where,
+                    source,
+                    label,
+                    (dep.path,),
+                    list(sites),
+                    "deprecated",
+                )  # fmt: skip
+            )
+    return JoinResult(findings, deprecated, list(diff.notes))

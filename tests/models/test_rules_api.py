@@ -1,0 +1,105 @@
+"""The rules planner with api_diff offered: when it asks, and how the findings weigh."""
+
+from __future__ import annotations
+
+import json
+
+from depbot.agent.prompts import initial_messages
+from depbot.agent.specs import tool_specs
+from depbot.models.rules import offered, plan
+from depbot.records.update import Update
+
+MAJOR = Update("pip", "oldlib", "1.5.0", "2.0.0")
+PATCH = Update("pip", "otherlib", "1.2.0", "1.2.1")
+TOOLS = offered(tool_specs())
+
+
+class Convo:
+    def __init__(self, *updates: Update) -> None:
+        self.messages = initial_messages("repo", list(updates))
+
+    def step(self) -> list[tuple[str, dict]]:
+        msg = plan(self.messages, TOOLS)
+        self.messages.append(msg)
+        return [(c["function"]["name"], json.loads(c["function"]["arguments"]))
+                for c in msg.get("tool_calls", [])]  # fmt: skip
+
+    def answer(self, *results: dict) -> None:
+        for call, res in zip(self.messages[-1]["tool_calls"], results, strict=True):
+            self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": json.dumps(res)})  # fmt: skip
+
+
+def notes(pkg: str, breaking=(), found=True, **extra) -> dict:
+    return {"id": "c1", "package": pkg, "found": found, "note": "n",
+            "sections": [{"ref": "c1.s1", "version": "2.0.0"}], "breaking": list(breaking), **extra}  # fmt: skip
+
+
+def finding(strength="strong", evidence="strong") -> dict:
+    return {"id": "a1", "kind": "removed", "strength": strength, "symbols": ["oldlib.gone"],
+            "where": "oldlib-2.0.0 wheel · oldlib/__init__.py · oldlib.gone is gone",
+            "hits": [{"id": "h1", "path": "a.py", "line": 3, "context": "code", "evidence": evidence}]}  # fmt: skip
+
+
+def api(*findings: dict, compared=True) -> dict:
+    return {"id": "d1", "package": "oldlib", "compared": compared, "changes_in_diff": 7,
+            "findings": list(findings)}  # fmt: skip
+
+
+def test_a_major_without_breaking_notes_is_diffed_and_a_strong_finding_makes_it_affected():
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(notes("oldlib"))
+    assert c.step() == [("api_diff", {"package": "oldlib"})]
+    c.answer(api(finding()))
+    ((name, args),) = c.step()
+    assert name == "conclude" and args["verdict"] == "affected"
+    assert args["hit_ids"] == ["h1"] and args["breaking_changes"][0]["source_ref"] == "a1"
+    assert "do not mention" in args["reason"]
+
+
+def test_weak_findings_keep_not_affected_and_a_patch_is_not_diffed():
+    c = Convo(MAJOR, PATCH)
+    c.step()
+    c.answer(notes("oldlib"), notes("otherlib"))
+    step = c.step()
+    assert ("api_diff", {"package": "oldlib"}) in step
+    assert ("api_diff", {"package": "otherlib"}) not in step
+    c.answer(
+        *[api(finding("weak", "weak")) if n == "api_diff" else {"accepted": True} for n, _ in step]
+    )
+    ((name, args),) = c.step()
+    assert name == "conclude" and args["verdict"] == "not_affected"
+    assert "7 API change(s)" in args["reason"]
+
+
+def test_changelog_backed_affected_stays_and_gains_the_api_evidence():
+    c = Convo(MAJOR)
+    c.step()
+    cand = {"symbol": "oldlib.gone", "kind": "name"}
+    c.answer(
+        notes("oldlib", [{"ref": "c1.s1", "version": "2.0.0", "item": "x", "candidates": [cand]}])
+    )
+    step = c.step()
+    assert step[0] == ("api_diff", {"package": "oldlib"}) and len(step) == 3
+    strong = {"id": "s1", "hits": [{"id": "h1", "path": "a.py", "line": 3, "context": "code", "evidence": "strong"}]}  # fmt: skip
+    c.answer(api(finding()), {"id": "w1", "hits": []}, strong)
+    ((name, args),) = c.step()
+    refs = [b["source_ref"] for b in args["breaking_changes"]]
+    assert args["verdict"] == "affected" and refs == ["c1.s1", "a1"]
+
+
+def test_partial_notes_and_no_artifacts_make_unknown():
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(notes("oldlib", missing_versions=["1.9.0"]))
+    c.step()
+    c.answer(api(compared=False))
+    ((name, args),) = c.step()
+    assert args["verdict"] == "unknown" and "1.9.0" in args["reason"]
+
+
+def test_without_the_tool_offered_the_planner_never_asks_for_it():
+    c = Convo(MAJOR)
+    c.messages.append(plan(c.messages))
+    c.answer(notes("oldlib"))
+    assert plan(c.messages)["tool_calls"][0]["function"]["name"] == "conclude"
