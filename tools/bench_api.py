@@ -306,7 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--checkout",
         type=Path,
-        help="join each diff with the uses in this checkout (depbot.apidiff.join)",
+        default=Path(__file__).resolve().parent / "bench_api_checkout",
+        help="join each diff with the uses in this checkout (default: the small client in "
+        "tools/bench_api_checkout, written to use one broken API of each upgrade)",
     )
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

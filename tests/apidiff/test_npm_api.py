@@ -10,9 +10,9 @@ import pytest
 
 from depbot.apidiff import diff_releases
 from depbot.apidiff.npm_semver import node_minimum
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import ROOT, SHARED_SCENARIOS
 
-BASES = (ROOT / "tests" / "scenarios", Path("/work/shared/scenarios"))
+BASES = (ROOT / "tests" / "scenarios", SHARED_SCENARIOS)
 
 
 def _pair(scenario: str, package: str, old: str, new: str):

@@ -9,10 +9,10 @@ import pytest
 
 from depbot.apidiff import diff_releases
 from depbot.apidiff.pydeprecations import removal_version
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import ROOT, SHARED_SCENARIOS
 
 SCENARIOS = ROOT / "tests" / "scenarios"
-SHARED = Path("/work/shared/scenarios")
+SHARED = SHARED_SCENARIOS
 
 
 def _dist(scenario: str, package: str) -> Path:

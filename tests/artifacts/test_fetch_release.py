@@ -11,9 +11,10 @@ from depbot.artifacts import Problem, ReleaseFiles, fetch_release
 from depbot.core.net import Http
 from depbot.fakes.upstream import FakeUpstream
 from depbot.updates.registries import Registries
+from tests.helpers.paths import SHARED_SCENARIOS
 from tests.helpers.settings import loopback_settings
 
-SCENARIOS = Path("/work/shared/scenarios")
+SCENARIOS = SHARED_SCENARIOS
 NPM_KEPT = ("package.json", ".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs")
 CASES = [
     ("pip-urllib3-retry", "pip", "urllib3", "2.0.7", (".py", ".pyi", "py.typed")),

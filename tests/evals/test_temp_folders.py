@@ -10,9 +10,9 @@ import pytest
 
 from depbot.core.settings import Settings
 from depbot.evals.run import run_eval
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import SHARED_SCENARIOS
 
-SCENARIO = ROOT.parent / "shared" / "scenarios" / "pip-pyyaml-load"
+SCENARIO = SHARED_SCENARIOS / "pip-pyyaml-load"
 
 
 @pytest.fixture

@@ -7,16 +7,16 @@ import hashlib
 import io
 import tarfile
 import zipfile
-from pathlib import Path
 
 import pytest
 
 from depbot.core.net import Http
 from depbot.fakes.artifacts import build_tarball, build_wheel
 from depbot.fakes.upstream import FakeUpstream
+from tests.helpers.paths import SHARED_SCENARIOS
 from tests.helpers.settings import loopback_settings
 
-SCENARIOS = Path("/work/shared/scenarios")
+SCENARIOS = SHARED_SCENARIOS
 URLLIB3 = SCENARIOS / "pip-urllib3-retry"
 NODE_FETCH = SCENARIOS / "npm-node-fetch-esm"
 pytestmark = pytest.mark.skipif(not SCENARIOS.is_dir(), reason="no shared scenarios")

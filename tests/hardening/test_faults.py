@@ -264,7 +264,8 @@ def test_a_rate_limit_longer_than_depbot_waits_is_not_slept_through(tmp_path):
     verdicts = {v.update.package: v for v in result.verdicts}
     assert verdicts["widgetkit"].verdict == "unknown"
     assert "rate limit" in verdicts["widgetkit"].reason
-    assert len(asked) == 1  # asked once: "wait an hour" holds for the run, remembered, never retried
+    # asked once: "wait an hour" holds for the run, so it is remembered, never retried
+    assert len(asked) == 1
     assert verdicts["oldlib"].verdict == "affected"
 
 

@@ -6,3 +6,4 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 SCENARIOS = TESTS / "scenarios"
 DEMO = ROOT / "depbot" / "demo"
+SHARED_SCENARIOS = ROOT.parent / "shared" / "scenarios"  # the public scenarios, beside the repo

@@ -1,0 +1,6 @@
+import yaml
+
+
+def load(path):
+    with open(path) as fh:
+        return yaml.load(fh)
