@@ -25,6 +25,7 @@ from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.core.fence import strip_invisible
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
+from depbot.records.versions import semver_promise
 
 MAX_REASON = 600
 MAX_SUMMARY = 300
@@ -176,6 +177,56 @@ def _searched(pkg: str, candidates: list[str], ledger: Ledger) -> bool:
     return False
 
 
+def clean_api_diff(pkg: str, ledger: Ledger) -> bool:
+    """Both releases' code was compared for ``pkg`` and no strong use-checked finding came up."""
+    if not ledger.api_checked.get(pkg):
+        return False
+    return not any(
+        f.package == pkg and f.strength == "strong" for f in ledger.api_findings.values()
+    )
+
+
+def _missing(update: Update, changelog: dict[str, Any] | None) -> list[str]:
+    """The releases of the range that may break whose notes this run did not read."""
+    if semver_promise(update.ecosystem, update.from_version, update.to_version):
+        return []
+    if changelog is None:
+        return [update.to_version]
+    return [str(v) for v in (changelog.get("coverage") or {}).get("missing") or []]
+
+
+_SAYS_MISSING = re.compile(
+    r"\b(missing|not found|no (release )?notes|could not be (read|found))", re.I
+)
+
+
+def _check_coverage(
+    update: Update, changelog: dict[str, Any] | None, ledger: Ledger, reason: str
+) -> str:
+    """``not_affected`` needs the notes of every release that may break, or a clean API diff
+    (then the reason must say the notes were missing); the reason, completed if need be."""
+    missing = _missing(update, changelog)
+    if not missing:
+        return reason
+    shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
+    if clean_api_diff(update.package.lower(), ledger):
+        if _SAYS_MISSING.search(reason):
+            return reason
+        note = f"; the notes of {shown} were missing, the released code shows no change used here"
+        return (reason[: MAX_REASON - len(note)] + note)[:MAX_REASON]
+    what = f"{update.package} {update.from_version} → {update.to_version} ({update.update_type})"
+    if changelog is None:
+        why = "may break" if update.may_break else "is not covered by the semver promise"
+        raise Rejected(
+            f"{what} {why} and its changelog was not read in this run; "
+            "fetch it, or call api_diff, or conclude unknown and say why"
+        )
+    raise Rejected(
+        f"notes for {shown} were not found: conclude unknown (say which releases are missing "
+        f"and what was tried), or call api_diff to compare the released code of {what}"
+    )
+
+
 def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:
     """Turn validated ``conclude`` arguments into a Verdict, or raise ``Rejected``."""
     verdict = str(args.get("verdict"))
@@ -247,12 +298,7 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
             )
         _check_evidence(changes, hits, pkg, ledger)
     elif verdict == "not_affected":
-        if update.may_break and not (changelog and changelog.get("found")):
-            raise Rejected(
-                f"{update.package} {update.from_version} → {update.to_version} may break "
-                f"({update.update_type}) and its changelog was not read in this run; "
-                "fetch it, or conclude unknown and say why"
-            )
+        reason = _check_coverage(update, changelog, ledger, reason)
         named = [str(c) for c in (changelog or {}).get("candidates") or []]
         if named and not _searched(pkg, named, ledger):
             raise Rejected(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from depbot.agent.coverage import Coverage, coverage
 from depbot.agent.ledger import ApiFact
 from depbot.agent.services import Hit
 from depbot.apidiff.join import ReleaseDiff
@@ -125,6 +126,24 @@ def _before_entry(r: ReadSection, fence: Fence) -> dict[str, Any]:
     return entry
 
 
+def _announces_removal(r: ReadSection) -> bool:
+    return any(
+        it.removes_deprecated or (it.category == "breaking" and "remov" in it.text.lower())
+        for it in r.items
+    )
+
+
+def range_coverage(update: Update, result: ChangelogResult, read: list[ReadSection]) -> Coverage:
+    """Which releases of the range that may break have notes (see ``coverage``)."""
+    shown = [r.section.version for r in read]
+    published = result.published or [*shown, *result.missing_versions]
+    found = result.found_versions or shown
+    removals = [r.section.version for r in read if _announces_removal(r)]
+    return coverage(
+        update.ecosystem, update.from_version, update.to_version, published, found, removals
+    )
+
+
 def _problems(result: ChangelogResult) -> dict[str, Any]:
     out: dict[str, Any] = {}
     lists = (
@@ -159,6 +178,7 @@ def changelog_observation(
         "to": update.to_version,
         "update_type": update.update_type,
         "found": bool(result.sections),
+        "coverage": range_coverage(update, result, read).to_dict(),
         "note": strip_invisible(result.note)[:600],
         "sections": sections,
         "breaking": breaking,
@@ -192,6 +212,7 @@ def changelog_summary(result: ChangelogResult, body: dict[str, Any]) -> dict[str
         "versions": [s["version"] for s in body["sections"]],
         "note": result.note,
         "candidates": list(dict.fromkeys(named)),
+        "coverage": body["coverage"],
     }
 
 

@@ -23,6 +23,8 @@ from depbot.apidiff.records import ApiChange, Deprecation
 SKIP_DIRS = frozenset({"tests", "test", "testing", "__pycache__", "docs", "examples"})
 MAX_FILES = 5_000  # a release with more files is cut, with a note
 MAX_CHANGES = 20_000
+# a module over this is generated data, not API: loading it costs seconds per megabyte
+MAX_MODULE_BYTES = 1_000_000
 
 _KINDS = {
     "OBJECT_REMOVED": "removed",
@@ -218,6 +220,18 @@ def python_changes(
     new_files = _capped(python_files(new_root, new_tops), notes, new_root)
     scan_files(old_root, old_files, notes)  # only for the notes of files that do not parse
     deprecated, lazy = scan_files(new_root, new_files, notes)
+    if len(old_files) != len(python_files(old_root, old_tops)) or len(new_files) != len(
+        python_files(new_root, new_tops)
+    ):
+        stats["incomplete"] = 1
+    big = next((f for f in (*old_files, *new_files) if f.stat().st_size > MAX_MODULE_BYTES), None)
+    if big is not None:
+        notes.append(
+            f"{big.name}: {big.stat().st_size} bytes, over the {MAX_MODULE_BYTES} a module may "
+            "have to be loaded: the releases were not compared"
+        )
+        stats["incomplete"] = 1
+        return [], deprecated
     changes: list[ApiChange] = []
     roots = (new_root, old_root)
     for top in old_tops:
@@ -226,6 +240,7 @@ def python_changes(
             continue
         old, new = load_release(old_root, top, notes), load_release(new_root, top, notes)
         if old is None or new is None:
+            stats["incomplete"] = 1
             continue
         stats["objects"] = stats.get("objects", 0) + _count(old) + _count(new)
         public = public_paths(new)
@@ -238,6 +253,7 @@ def python_changes(
                 changes.append(change)
             if len(changes) >= MAX_CHANGES:
                 notes.append(f"{top}: more than {MAX_CHANGES} changes, the rest not listed")
+                stats["incomplete"] = 1
                 break
     for change in [c for c in changes if _lazy(c, lazy)]:
         changes.remove(change)

@@ -549,6 +549,8 @@ class ChangelogFetcher:
             note=note,
             errors=run.errors,
             trimmed=trimmed,
+            published=[text for _, text in sorted(run.needed.items())],
+            found_versions=[run.found[v].version for v in sorted(run.found)],
         )
 
 

@@ -29,6 +29,10 @@ class ChangelogResult:
     note: str = ""
     errors: list[str] = field(default_factory=list)
     trimmed: str | None = None
+    # the versions of the range the registry publishes (and ``to``), and those whose notes
+    # were found (before trimming); empty when not known
+    published: list[str] = field(default_factory=list)
+    found_versions: list[str] = field(default_factory=list)
 
     @property
     def found(self) -> bool:

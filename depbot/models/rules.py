@@ -27,6 +27,7 @@ from depbot.core.fence import unfence
 from depbot.core.limits import MAX_CALLS_PER_REPLY
 from depbot.models.base import ModelReply, Usage, estimate_tokens
 from depbot.records.names import normalize
+from depbot.records.versions import semver_promise
 
 MAX_SEARCHES_PER_UPDATE = 30
 MAX_HITS_CITED = 20
@@ -224,17 +225,19 @@ def _conclusion(st: _State) -> dict[str, Any]:
     cl = st.changelog
     if cl is None:
         err = st.fetch_errors[-1] if st.fetch_errors else "no result"
-        if may_break:
+        if not _promised(u):
+            why = "may break" if may_break else "is not covered by the semver promise"
             return {"package": package, "verdict": "unknown",
-                    "reason": f"{kind} update {frm} → {to} may break and its changelog could not be read: {err[:300]}"}  # fmt: skip
+                    "reason": f"{kind} update {frm} → {to} {why} and its changelog could not be read: {err[:300]}"}  # fmt: skip
         return {"package": package, "verdict": "not_affected",
                 "reason": f"{kind} update of a stable version; its notes could not be read ({err[:200]}), "
                           "and semver promises compatibility"}  # fmt: skip
     if not cl.get("found"):
         note = str(cl.get("note") or "no release notes in range")[:300]
-        if may_break:
+        if not _promised(u):
+            why = "may break" if may_break else "is not covered by the semver promise"
             return {"package": package, "verdict": "unknown",
-                    "reason": f"{kind} update {frm} → {to} may break, but no release notes were found for it: {note}"}  # fmt: skip
+                    "reason": f"{kind} update {frm} → {to} {why}, but no release notes were found for it: {note}"}  # fmt: skip
         return {"package": package, "verdict": "not_affected",
                 "reason": f"{kind} update of a stable version with no release notes found ({note}); "
                           "semver promises compatibility"}  # fmt: skip
@@ -398,6 +401,61 @@ def _with_api(st: _State, base: dict[str, Any]) -> dict[str, Any]:
     return base
 
 
+def _promised(u: dict[str, Any]) -> bool:
+    """A patch bump of a 1.x+ version, which semver promises to be compatible."""
+    eco = str(u.get("ecosystem") or "pip")
+    return semver_promise(eco, str(u.get("from", "")), str(u.get("to", "")))
+
+
+def _missing(st: _State) -> list[str]:
+    """The releases of the range that may break whose notes were not found (``coverage``)."""
+    if _promised(st.update):
+        return []
+    cl = st.changelog
+    if cl is None or "coverage" not in cl:
+        return [] if cl is not None and cl.get("found") else [str(st.update.get("to", "?"))]
+    return [str(v) for v in cl["coverage"].get("missing") or []]
+
+
+def _clean(api: dict[str, Any] | None) -> bool:
+    """Both releases' code compared, and no strong finding."""
+    if not api or not api.get("compared"):
+        return False
+    return not any(f.get("strength") == "strong" for f in api.get("findings") or [])
+
+
+def _tried(st: _State) -> str:
+    cl = st.changelog or {}
+    tried = [unfence(str(t)) for t in cl.get("sources_tried") or []] + st.fetch_errors[-1:]
+    return "; ".join(tried[:4])[:300] or "the registry, the repository's changelog and releases"
+
+
+def _covered(st: _State, base: dict[str, Any]) -> dict[str, Any]:
+    """``not_affected`` only with the notes of every release that may break, or a clean API
+    diff (then the reason says the notes were missing); ``unknown`` otherwise."""
+    missing = _missing(st)
+    if base["verdict"] == "affected" or st.rejections or not missing:
+        return base
+    u, names = st.update, ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+    if _clean(st.api):
+        n = (st.api or {}).get("changes_in_diff", 0)
+        head = (
+            f"the notes of {names} were not found; the released code of both versions was compared"
+        )
+        if base["verdict"] == "not_affected":
+            return {**base, "reason": f"{head}; {base['reason']}"[:600]}
+        return {"package": u["package"], "verdict": "not_affected",
+                "reason": f"{head} and its {n} API change(s) touch no use in this code"[:600]}  # fmt: skip
+    if base["verdict"] == "unknown":  # already unknown: its reason says why; name the releases
+        if all(m in base["reason"] for m in missing[:5]):
+            return base
+        return {**base, "reason": f"{base['reason'][:500]}; no notes for {names}"[:600]}
+    code = "was not compared" if not st.api_asked else "could not be compared"
+    return {"package": u["package"], "verdict": "unknown",
+            "reason": f"the notes of {names} were not found (tried: {_tried(st)}) and the released "
+                      f"code {code}; what {u.get('from')} → {u.get('to')} breaks is not known"[:600]}  # fmt: skip
+
+
 def offered(tools: list[dict[str, Any]] | None) -> frozenset[str]:
     """The names of the tools offered (OpenAI shape)."""
     return frozenset(str((t.get("function") or {}).get("name")) for t in tools or [])
@@ -426,7 +484,7 @@ def plan(messages: list[dict[str, Any]], tools: frozenset[str] = frozenset()) ->
             continue  # pending
         if st.changelog is None:
             if not asking:
-                calls.append(("conclude", _with_api(st, _conclusion(st))))
+                calls.append(("conclude", _covered(st, _with_api(st, _conclusion(st)))))
             continue
         if st.rejections and not any(s.result is None for s in st.searches):
             calls.append(("conclude", _conclusion(st)))
@@ -443,7 +501,7 @@ def plan(messages: list[dict[str, Any]], tools: frozenset[str] = frozenset()) ->
             continue
         if asking or any(s.result is None for s in st.searches):
             continue
-        calls.append(("conclude", _with_api(st, _conclusion(st))))
+        calls.append(("conclude", _covered(st, _with_api(st, _conclusion(st)))))
     if not calls:
         open_ = [st.update["package"] for st in states if not st.concluded]
         text = "All updates have a verdict." if not open_ else f"Waiting on: {', '.join(open_)}."

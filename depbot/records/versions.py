@@ -189,6 +189,12 @@ def may_break(ecosystem: str, old: str, new: str, kind: str | None = None) -> bo
     return a.major == 0 and a.minor == 0
 
 
+def semver_promise(ecosystem: str, old: str, new: str) -> bool:
+    """A patch bump of a 1.x+ version: the only update semver promises to be compatible."""
+    a = parse_version(ecosystem, old)
+    return a is not None and a.major >= 1 and update_type(ecosystem, old, new) == "patch"
+
+
 def sort_versions(ecosystem: str, texts: list[str], *, newest_first: bool = True) -> list[str]:
     """Sort version strings; unparseable ones are dropped."""
     parsed = [(parse_version(ecosystem, t), t) for t in texts]

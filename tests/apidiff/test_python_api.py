@@ -134,13 +134,10 @@ def test_removal_version_in_prose():
     assert removal_version("will be removed in a future version") == ""
 
 
-def test_a_module_of_100000_defs_is_bounded(tmp_path):
+def test_a_module_of_100000_defs_is_not_loaded_and_says_so(tmp_path):
     body = "".join(f"def f{i}(a, b=1):\n    pass\n" for i in range(100_000))
     old = _write(tmp_path / "old", {"big/__init__.py": body})
     new = _write(tmp_path / "new", {"big/__init__.py": body.replace("def f7(a, b=1)", "def f7(a)")})
-    started = time.perf_counter()
     diff = diff_releases("pip", old, new)
-    seconds = time.perf_counter() - started
-    print(f"100,000 defs: {seconds:.1f}s, {diff.stats.get('objects')} objects, notes {diff.notes}")
-    assert seconds < 120
-    assert [(c.kind, c.path) for c in diff.changes] == [("param_removed", "big.f7")] or diff.notes
+    assert diff.changes == [] and diff.stats.get("incomplete") == 1  # never a "clean" diff
+    assert any("were not compared" in n for n in diff.notes), diff.notes
