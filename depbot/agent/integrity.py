@@ -8,9 +8,12 @@
   another package's evidence, whatever text asked for it; a change may instead cite a
   strong ``api_diff`` finding (``a1``: seen in the released code, its source the artifact
   and the place in it) with one of its uses among the cited hits; a weak one never suffices;
-- ``not_affected`` for an update that may break (major, 0.x minor, pre-release) needs
-  the changelog to have been read: without the facts the honest answer is ``unknown``;
-  when the notes name what breaks, the code must have been searched for it (or the
+- ``not_affected`` for an update the semver promise does not cover (anything but a patch
+  of a 1.x+ version) needs the notes of every release of the range that may break (the
+  ``coverage`` of ``fetch_changelog``: each new major, each 0.x minor, releases announcing
+  removals; ``to`` itself when no notes were read at all), or a clean ``api_diff`` (both
+  releases compared, no strong finding; the reason then says the notes were missing):
+  without the facts the honest answer is ``unknown``; when the notes name what breaks, the code must have been searched for it (or the
   package found not imported at all) first;
 - the verdict is assembled from the ledger: quotes are the changelog's own lines,
   hits are the search results, never the model's words.

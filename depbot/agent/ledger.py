@@ -84,7 +84,9 @@ class Ledger:
     hit_tags: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     searches: list[SearchFact] = field(default_factory=list)
     api_findings: dict[str, ApiFact] = field(default_factory=dict)  # "a1" -> finding
-    api_checked: dict[str, bool] = field(default_factory=dict)  # package -> diff was had
+    api_checked: dict[str, bool] = field(
+        default_factory=dict
+    )  # package -> both releases compared whole
 
     def next_id(self, prefix: str) -> str:
         with self._lock:

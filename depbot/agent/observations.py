@@ -301,6 +301,8 @@ def api_observation(
         "changes_in_diff": changes,
         "findings": [],
     }
+    if got.diff is not None and got.diff.stats.get("incomplete"):
+        out["incomplete"] = True  # part of the code was not compared: never a clean diff
     if got.artifact:
         out["artifact"] = fence(got.artifact, "registry", 200)
     for fact, listed, block in found[:40]:

@@ -395,7 +395,9 @@ class Toolbox:
         update = self._in_batch(args["package"])
         got = self.services.api_diff(update)
         did = self.ledger.next_id("d")
-        self.ledger.record_api_diff(update.package, had=got.diff is not None)
+        # a clean diff needs both releases compared whole (a cut or unloadable one is not)
+        whole = got.diff is not None and not got.diff.stats.get("incomplete")
+        self.ledger.record_api_diff(update.package, had=whole)
         if got.diff is None:
             return api_observation(did, update, got, [], list(got.problems), self._fence)
         report, answers, notes = checked_uses(self.services, update, got.diff)

@@ -5,8 +5,10 @@ only through the same tool calls, so it exercises the same boundaries. Each time
 asked, it re-reads the conversation and decides, per open update:
 
 1. no notes yet → ``fetch_changelog`` (all updates in one reply);
-2. notes unreadable → retry a transient failure once, then ``unknown`` for an update that
-   may break and ``not_affected`` (the semver promise) for the others;
+2. notes unreadable → retry a transient failure once, then ``not_affected`` only for a
+   patch of a 1.x+ version (the semver promise); the others are decided by the released
+   code (``api_diff``), ``unknown`` when it cannot be compared either; the same holds for
+   notes missing for a release of the range that may break (the result's ``coverage``);
 3. breaking items with candidate symbols → ``where_imported`` and one ``search_symbol``
    per candidate (all in one reply);
 4. searches done → ``affected`` when a search returned strong evidence in code,
@@ -371,7 +373,9 @@ def _with_api(st: _State, base: dict[str, Any]) -> dict[str, Any]:
     compared = bool(api and api.get("compared"))
     strong = _strong_findings(api) if compared and api else []
     # notes read, but not for every version of the range, of an update that may break
-    partial = bool(u.get("may_break") and (st.changelog or {}).get("missing_versions"))
+    # (a result with ``coverage`` is judged by ``_covered``: the releases that may break)
+    cl = st.changelog or {}
+    partial = bool(u.get("may_break") and cl.get("missing_versions")) and "coverage" not in cl
     if base["verdict"] == "affected":
         extra = [_api_change(f, u.get("to", "?")) for f, _ in strong]
         ids = [i for _, got in strong for i in got if i not in base["hit_ids"]]
@@ -418,8 +422,8 @@ def _missing(st: _State) -> list[str]:
 
 
 def _clean(api: dict[str, Any] | None) -> bool:
-    """Both releases' code compared, and no strong finding."""
-    if not api or not api.get("compared"):
+    """Both releases' code compared whole, and no strong finding."""
+    if not api or not api.get("compared") or api.get("incomplete"):
         return False
     return not any(f.get("strength") == "strong" for f in api.get("findings") or [])
 

@@ -3,7 +3,7 @@
 import pytest
 
 from depbot.agent.integrity import Rejected, check_conclusion
-from depbot.agent.ledger import HitFact, Ledger, SectionFact
+from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.records.update import Update
 
 MAJOR = Update("pip", "oldlib", "1.5.0", "2.0.0")
@@ -96,3 +96,54 @@ def test_model_prose_is_cleaned_and_bounded():
         affected(reason="calls\u200b legacy() " + "x" * 5000), update=MAJOR, ledger=ledger()
     )
     assert "\u200b" not in v.reason and len(v.reason) <= 600
+
+
+# -- coverage: the notes of every release of the range that may break ---------------------------
+
+BIG = Update("pip", "oldlib", "1.9.0", "3.1.0")
+MINOR = Update("pip", "oldlib", "1.5.0", "1.6.0")
+CALM = {"package": "oldlib", "verdict": "not_affected", "reason": "the 3.x notes break nothing"}
+
+
+def covered(missing, *, found=True, diff=None, strong=False):
+    led = Ledger()
+    cov = {"needed": ["2.0.0", "3.0.0"], "covered": ["3.0.0"], "missing": missing}
+    led.record_changelog("oldlib", {"found": found, "candidates": [], "coverage": cov})
+    if diff is not None:
+        led.record_api_diff("oldlib", had=diff)
+    if strong:
+        led.add_api_finding(ApiFact("a1", "oldlib", "3.1.0", "removed", "oldlib.x", "gone",
+                                    "w", "src", ("oldlib.x",), (), "strong"))  # fmt: skip
+    return led
+
+
+def test_not_affected_with_a_missing_major_is_rejected_naming_it():
+    with pytest.raises(Rejected, match=r"notes for 2\.0\.0 were not found: conclude unknown"):
+        check_conclusion(CALM, update=BIG, ledger=covered(["2.0.0"]))
+    with pytest.raises(Rejected, match="call api_diff"):
+        check_conclusion(CALM, update=BIG, ledger=covered(["2.0.0"], diff=False))
+    with pytest.raises(Rejected, match="2.0.0"):  # a strong finding is no clean diff
+        check_conclusion(CALM, update=BIG, ledger=covered(["2.0.0"], diff=True, strong=True))
+    assert check_conclusion(CALM, update=BIG, ledger=covered([])).reason == CALM["reason"]
+
+
+def test_a_clean_api_diff_backs_not_affected_and_the_reason_says_the_notes_were_missing():
+    v = check_conclusion(CALM, update=BIG, ledger=covered(["2.0.0"], diff=True))
+    assert v.verdict == "not_affected"
+    assert v.reason.startswith(CALM["reason"]) and "notes of 2.0.0 were missing" in v.reason
+    said = {**CALM, "reason": "notes of 2.0.0 missing; the released code changes nothing used"}
+    assert (
+        check_conclusion(said, update=BIG, ledger=covered(["2.0.0"], diff=True)).reason
+        == (said["reason"])
+    )
+
+
+def test_a_minor_without_notes_needs_the_released_code_and_a_patch_keeps_the_promise():
+    calm = {**CALM, "reason": "a minor release"}
+    for led in (Ledger(), covered(["1.6.0"], found=False)):
+        with pytest.raises(Rejected, match="1.6.0"):
+            check_conclusion(calm, update=MINOR, ledger=led)
+    assert check_conclusion(calm, update=MINOR, ledger=covered(["1.6.0"], diff=True)).verdict == (
+        "not_affected"
+    )
+    assert check_conclusion(calm, update=PATCH, ledger=Ledger()).verdict == "not_affected"

@@ -103,3 +103,47 @@ def test_without_the_tool_offered_the_planner_never_asks_for_it():
     c.messages.append(plan(c.messages))
     c.answer(notes("oldlib"))
     assert plan(c.messages)["tool_calls"][0]["function"]["name"] == "conclude"
+
+
+BIG = Update("pip", "oldlib", "1.9.0", "3.1.0")
+COVERAGE = {"needed": ["2.0.0", "3.0.0"], "covered": ["3.0.0"], "missing": ["2.0.0"]}
+
+
+def _concluded(update: Update, result: dict, diff: dict) -> dict:
+    c = Convo(update)
+    c.step()
+    c.answer(result)
+    c.step()
+    c.answer(diff)
+    ((name, args),) = c.step()
+    assert name == "conclude"
+    return args
+
+
+def test_a_missing_major_and_no_artifacts_make_unknown_naming_it_and_what_was_tried():
+    tried = ["CHANGELOG.md of example/oldlib", "releases of example/oldlib (none)"]
+    got = notes("oldlib", coverage=COVERAGE, sources_tried=tried, missing_versions=["2.0.0"])
+    args = _concluded(BIG, got, api(compared=False))
+    assert args["verdict"] == "unknown"
+    assert (
+        "2.0.0 were not found" in args["reason"] and "releases of example/oldlib" in args["reason"]
+    )
+
+
+def test_a_missing_major_with_a_clean_api_diff_is_not_affected_saying_the_notes_were_missing():
+    got = notes("oldlib", coverage=COVERAGE, missing_versions=["2.0.0"])
+    args = _concluded(BIG, got, api(finding(strength="weak")))
+    assert args["verdict"] == "not_affected" and "notes of 2.0.0 were not found" in args["reason"]
+
+
+def test_a_minor_without_notes_is_decided_by_the_released_code():
+    minor = Update("pip", "oldlib", "1.5.0", "1.6.0")
+    cov = {"needed": ["1.6.0"], "covered": [], "missing": ["1.6.0"]}
+    empty = {**notes("oldlib", found=False, coverage=cov), "sections": []}
+    assert _concluded(minor, empty, api(compared=False))["verdict"] == "unknown"
+    assert _concluded(minor, empty, api())["verdict"] == "not_affected"
+
+
+def test_an_incomplete_api_diff_is_never_a_clean_one():
+    got = notes("oldlib", coverage=COVERAGE, missing_versions=["2.0.0"])
+    assert _concluded(BIG, got, {**api(), "incomplete": True})["verdict"] == "unknown"

@@ -1,0 +1,5 @@
+import tidyconf
+
+
+def load(path):
+    return tidyconf.load_file(path, strict=True)
