@@ -316,6 +316,13 @@ def _conclusion(st: _State) -> dict[str, Any]:
         else:
             reason = f"no breaking changes in the release notes between {frm} and {to}"
         return {"package": package, "verdict": "not_affected", "reason": reason}
+    failed = [s for s in st.searches if s.result is not None and "error" in s.result]
+    if failed:  # a search that did not answer is not a search that found nothing
+        what = ", ".join(f"`{s.args.get('symbol', '?')}`" for s in failed[:4])
+        err = unfence(str(failed[0].result.get("error")))[:160]  # type: ignore[union-attr]
+        return {"package": package, "verdict": "unknown",
+                "reason": f"the search for {what} failed ({err}): whether this code uses what "
+                          f"{frm} → {to} breaks is not known"}  # fmt: skip
     searched = ", ".join(f"`{c['symbol']}`" for c, _ in cands[:8]) + (
         " …" if len(cands) > 8 else ""
     )

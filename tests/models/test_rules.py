@@ -101,6 +101,20 @@ def test_no_strong_hits_means_not_affected_with_what_was_searched():
     assert "`gone_fn`" in args["reason"] and "2 match(es) only in comments" in args["reason"]
 
 
+def test_a_search_that_failed_or_could_not_be_read_is_unknown_not_safe():
+    for broken in ("not json {", json.dumps({"error": "the search timed out"})):
+        c = Convo(MAJOR)
+        c.step()
+        c.answer(changelog("oldlib", [item({"symbol": "gone_fn", "kind": "name"})]))
+        c.step()
+        calls = c.messages[-1]["tool_calls"]
+        c.messages.append({"role": "tool", "tool_call_id": calls[0]["id"], "content": "{}"})
+        c.messages.append({"role": "tool", "tool_call_id": calls[1]["id"], "content": broken})
+        ((_, args),) = c.step()
+        assert args["verdict"] == "unknown", broken
+        assert "`gone_fn`" in args["reason"] and "not known" in args["reason"]
+
+
 def test_a_failed_fetch_is_retried_once_then_unknown_for_a_major_and_semver_for_a_patch():
     c = Convo(MAJOR, PATCH)
     c.step()
