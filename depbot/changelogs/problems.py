@@ -4,13 +4,21 @@ trace, a token or a response body. Pure: no I/O.
 
 from __future__ import annotations
 
-from depbot.core.errors import UpstreamError
+from depbot.core.breaker import failure_reason
+from depbot.core.errors import CONNECTION_FAILURES, UpstreamError
 
 __all__ = ["github_problem", "registry_problem"]
 
 
+# dns, tls, proxy: in the words of the breaker's stderr line (timeouts and connection failures
+# here say "after retries", which the breaker's line does not)
+_BREAKER_WORDS = CONNECTION_FAILURES - {"timeout", "connection"}
+
+
 def _kind_words(exc: UpstreamError) -> str:
     status = f" (HTTP {exc.status})" if exc.status else ""
+    if exc.kind in _BREAKER_WORDS:
+        return failure_reason(exc.kind)
     return {
         "rate_limited": "rate limit reached",
         "server_error": f"server error{status} after retries",
@@ -21,6 +29,8 @@ def _kind_words(exc: UpstreamError) -> str:
         "bad_response": "unreadable answer (not the JSON expected)",
         "too_large": "answer too large",
         "refused": "address refused (not a configured host)",
+        "unreachable": "unreachable (marked down for this run)",
+        "deadline": "run deadline passed, not asked",
     }.get(exc.kind, exc.kind)
 
 

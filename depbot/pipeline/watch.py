@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from depbot.changelogs.result import ChangelogResult
+from depbot.core.breaker import failure_reason
 from depbot.core.errors import DepbotError, UpstreamError
 from depbot.pipeline.outcome import unknown_cause
 from depbot.records.names import normalize
@@ -39,9 +40,7 @@ _KIND_WORDS = {
     "too_large": "answer too large",
     "unreachable": "unreachable",
     "deadline": "run deadline passed",
-    "dns": "DNS lookup failed",
-    "tls": "TLS handshake failed",
-    "proxy": "the proxy failed",
+    **{kind: failure_reason(kind) for kind in ("dns", "tls", "proxy")},
 }
 _NOT_FOUND = " not found on GitHub"  # the one kind of sentence of ChangelogResult.errors
 # (changelogs.problems.github_problem) that says the notes are absent, not that a read failed
