@@ -15,8 +15,7 @@ otherwise; ``cache_dir`` is ``--cache``, default a temporary folder removed at t
 Two passes over the list with the same cache folder: pass 1 (cold when the folder starts
 empty) and pass 2 (warm). Each upgrade of each pass runs in its own Python process, so its
 peak RSS (``resource.getrusage``) is its own. Downloads are counted from ``Http.stats``
-(``artifact:downloads`` of the companion ``Http`` artifacts go through, see
-``depbot/artifacts/download.py``; ``requests`` of both).
+(``artifact:downloads`` and ``requests`` of the one ``Http`` the run uses).
 
 Prints a table, the targets with PASS/FAIL, the use-checked findings (``depbot.apidiff.join``,
 when it exists; else the raw counts and a line saying the join is pending), and as the last
@@ -39,7 +38,6 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -70,26 +68,6 @@ def key_of(ecosystem: str, package: str, old: str, new: str) -> str:
     return f"{ecosystem}:{package} {old}->{new}"
 
 
-def absolute_file_urls(document: dict[str, Any], base: str) -> int:
-    """Make the file URLs of a package index document absolute, in place; how many were not.
-
-    The index this machine reaches as https://pypi.org answers with relative file URLs
-    (``../../packages/...``, as a mirror may: PEP 691 lets them be relative to the page),
-    which ``depbot.artifacts.select`` passes on as they are and ``Http`` refuses (scheme
-    none). The bench resolves them against the metadata URL, on the memoized document
-    ``fetch_release`` then reads, so the rest is production code as it is.
-    """
-    fixed = 0
-    entries = [e for files in (document.get("releases") or {}).values() for e in files or []]
-    entries += list(document.get("urls") or [])
-    for entry in entries:
-        url = entry.get("url") if isinstance(entry, dict) else None
-        if isinstance(url, str) and url and "://" not in url:
-            entry["url"] = urljoin(base, url)
-            fixed += 1
-    return fixed
-
-
 # --- one upgrade, in a child process ---------------------------------------------------------
 
 
@@ -97,7 +75,6 @@ def child(spec_path: str) -> int:
     """Fetch and diff one upgrade as the spec says; write what it measured next to the spec."""
     from depbot.apidiff import diff_releases
     from depbot.artifacts import Problem, fetch_release
-    from depbot.artifacts.download import companion
     from depbot.core.errors import UpstreamError
     from depbot.core.net import Http
     from depbot.core.settings import Settings
@@ -112,12 +89,9 @@ def child(spec_path: str) -> int:
 
     started = time.perf_counter()
     try:
-        document = registries.document(eco, package)
+        registries.document(eco, package)
     except UpstreamError as exc:
         out["problems"].append(f"registry: {exc}")
-    else:
-        url = registries.metadata_url(eco, package)
-        out["relative_urls"] = absolute_file_urls(document, url) if spec["fix_urls"] else 0
     out["meta_s"] = round(time.perf_counter() - started, 3)
 
     started = time.perf_counter()
@@ -129,10 +103,9 @@ def child(spec_path: str) -> int:
         else:
             releases.append(got)
     out["fetch_s"] = round(time.perf_counter() - started, 3)
-    art = companion(http, settings)  # the Http the artifacts went through (made once per http)
-    out["artifact_downloads"] = art.stats.get("artifact:downloads", 0)
-    out["artifact_bytes"] = art.stats.get("bytes", 0)
-    out["requests"] = http.stats.get("requests", 0) + art.stats.get("requests", 0)
+    out["artifact_downloads"] = http.stats.get("artifact:downloads", 0)
+    out["artifact_bytes"] = http.stats.get("bytes", 0)
+    out["requests"] = http.stats.get("requests", 0)
     out["registry_cached"] = http.stats.get("registry:cached", 0)
     out["files"] = [r.files for r in releases]
     out["artifacts"] = [r.artifact for r in releases]
@@ -168,7 +141,6 @@ def run_child(
     cache: Path,
     work: Path,
     show: int,
-    fix_urls: bool,
     checkout: Path | None = None,
 ) -> dict:
     eco, package, old, new, size = upgrade
@@ -176,7 +148,7 @@ def run_child(
     spec_path, result = work / f"{name}.spec.json", work / f"{name}.result.json"
     result.unlink(missing_ok=True)
     spec = {"ecosystem": eco, "package": package, "from": old, "to": new}
-    spec |= {"cache": str(cache), "result": str(result), "show": show, "fix_urls": fix_urls}
+    spec |= {"cache": str(cache), "result": str(result), "show": show}
     spec["checkout"] = str(checkout) if checkout else None
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
     started = time.perf_counter()
@@ -299,11 +271,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="only these packages (names as in the list)")
     ap.add_argument("--show", type=int, default=5, help="changes shown per upgrade")
     ap.add_argument(
-        "--no-fix-urls",
-        action="store_true",
-        help="pass relative package index file URLs to fetch_release as they are",
-    )
-    ap.add_argument(
         "--checkout",
         type=Path,
         default=Path(__file__).resolve().parent / "bench_api_checkout",
@@ -332,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             for upgrade in upgrades:
                 eco, package, old, new, size = upgrade
                 checkout = args.checkout.resolve() if args.checkout else None
-                got = run_child(upgrade, cache, work, args.show, not args.no_fix_urls, checkout)
+                got = run_child(upgrade, cache, work, args.show, checkout)
                 got |= {"key": key_of(eco, package, old, new), "pass": label, "size": size}
                 rows.append(got)
                 print(
@@ -352,13 +319,6 @@ def main(argv: list[str] | None = None) -> int:
         "dl: artifacts downloaded; req: HTTP requests sent; MB: artifact bytes downloaded; "
         "files: kept files old/new"
     )
-    relative = {r["key"]: r["relative_urls"] for r in rows if r.get("relative_urls")}
-    if relative:
-        print(
-            "note: the package index answered with relative file URLs (e.g. ../../packages/...); "
-            "select.py passes them on as is and Http refuses them, so the bench made them "
-            f"absolute (--no-fix-urls to see that): {len(relative)} documents"
-        )
     print()
     first_rows = [r for r in rows if r["pass"] == first]
     for r in first_rows:
@@ -402,7 +362,6 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "cache_started_empty": started_empty,
         "use_check": state,
-        "relative_urls_fixed": any(r.get("relative_urls") for r in rows),
         "rows": [
             {
                 k: r.get(k)

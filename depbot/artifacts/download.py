@@ -1,9 +1,9 @@
 """Download an artifact through ``depbot.core.net.Http``, verify its digest, keep it by digest.
 
 Kept at ``<root>/artifacts/<algo>/<hex>``: a warm run finds the file, checks its digest and
-downloads nothing. The download goes through a companion ``Http`` of the caller's (same
-settings, breaker, deadline and retry listener; the response cap raised to
-``max_artifact_bytes``; no HTTP cache, since the digest cache keeps the bytes).
+downloads nothing. The download goes through the run's ``Http`` (its breaker, deadline, retry
+listener and counts) with the size cap ``max_artifact_bytes`` for this answer, and is not
+stored in the HTTP cache: the digest cache keeps the bytes.
 """
 
 from __future__ import annotations
@@ -11,16 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-import threading
-import weakref
 from pathlib import Path
 
 from depbot.artifacts.select import Choice, Digest
+from depbot.core.cache import UNCACHED
 from depbot.core.net import Http
 from depbot.core.settings import Settings
-
-_companions: weakref.WeakKeyDictionary[Http, Http] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
 
 
 class DownloadError(Exception):
@@ -39,23 +35,6 @@ def digest_of_file(path: Path, algo: str) -> str:
     return h.hexdigest()
 
 
-def companion(http: Http, settings: Settings) -> Http:
-    """The ``Http`` artifacts are downloaded with (made once per ``http``)."""
-    with _lock:
-        other = _companions.get(http)
-        if other is None or other.settings.max_response_bytes != settings.max_artifact_bytes:
-            changed = http.settings.replace(
-                max_response_bytes=settings.max_artifact_bytes, cache_dir=None
-            )
-            other = Http(changed)
-            other.breaker = http.breaker  # a host marked down is down for both
-            _companions[http] = other
-    other.stderr = http.stderr
-    other.on_retry = http.on_retry
-    other.set_deadline(http.deadline)
-    return other
-
-
 def obtain(http: Http, settings: Settings, choice: Choice, root: Path) -> Path:
     """The verified artifact on disk: from the digest cache, else downloaded.
 
@@ -69,8 +48,12 @@ def obtain(http: Http, settings: Settings, choice: Choice, root: Path) -> Path:
     cap = settings.max_artifact_bytes
     if choice.size is not None and choice.size > cap:
         raise DownloadError(f"{choice.size} bytes, over max_artifact_bytes ({cap})")
-    resp = companion(http, settings).get(
-        choice.url, what=f"download of {choice.filename}", category="artifact"
+    resp = http.get(
+        choice.url,
+        what=f"download of {choice.filename}",
+        category="artifact",
+        cache=UNCACHED,  # kept by digest below, not twice
+        max_bytes=cap,
     )
     got = hashlib.new(choice.digest.algo, resp.content).hexdigest()
     if got != choice.digest.hex:

@@ -56,6 +56,8 @@ class CachePolicy:
     max_age: int = 0  # seconds an answer is used with no request; 0: ask every time
     cached_only: bool = False  # never send: the stored answer whatever its age, or a 504
     reason: str = "mutable"  # for reading traces and tests: mutable, ttl, immutable, cached
+    store: bool = True  # False: never written to the cache (a released artifact is kept by
+    # digest beside it, no need for a second copy in the HTTP cache)
 
     def request_options(self) -> tuple[dict[str, object], dict[str, str]]:
         """The keyword arguments of ``requests_cache.CachedSession.request``, and extra headers.
@@ -66,12 +68,15 @@ class CachePolicy:
         """
         if self.cached_only:
             return {"only_if_cached": True}, {"Cache-Control": f"max-stale={IMMUTABLE_SECONDS}"}
+        if not self.store:
+            return {}, {"Cache-Control": "no-store"}  # HTTP's own word: neither read nor kept
         return {"expire_after": self.max_age}, {}
 
 
 REVALIDATE = CachePolicy()
 IMMUTABLE = CachePolicy(max_age=IMMUTABLE_SECONDS, reason="immutable")
 CACHED_ONLY = CachePolicy(cached_only=True, reason="cached")
+UNCACHED = CachePolicy(reason="uncached", store=False)
 
 
 def ttl(seconds: float) -> CachePolicy:

@@ -318,6 +318,7 @@ class Http:
         timeout: float | None = None,
         idempotent: bool = True,
         cache: CachePolicy | None = None,
+        max_bytes: int | None = None,
     ) -> Response:
         """Send one request with retries; return the final response whatever its status.
 
@@ -328,13 +329,21 @@ class Http:
         explicit rate-limit answer (429, or 403 with no quota left) is retried.
         ``cache``: how a GET may be answered from the on-disk cache (``core/cache.py``;
         default revalidate); with ``CACHED_ONLY`` nothing is sent and a miss is a 504.
+        ``max_bytes``: this answer's size cap instead of ``max_response_bytes`` (artifacts).
         """
         s = self.settings
         attempts = 1 if cache is not None and cache.cached_only else max(1, s.http_retries + 1)
         for attempt in range(attempts):
             try:
                 resp = self._send_following_redirects(
-                    method, url, headers or {}, data, timeout or s.http_timeout, category, cache
+                    method,
+                    url,
+                    headers or {},
+                    data,
+                    timeout or s.http_timeout,
+                    category,
+                    cache,
+                    max_bytes,
                 )
             except UpstreamError as exc:
                 if not exc.transient or attempt == attempts - 1 or not idempotent:
@@ -398,10 +407,13 @@ class Http:
         timeout: float,
         category: str,
         cache: CachePolicy | None = None,
+        max_bytes: int | None = None,
     ) -> Response:
         for _ in range(_MAX_REDIRECTS + 1):
             self.check_url(url)
-            resp = self._send_guarded(method, url, headers, data, timeout, category, cache)
+            resp = self._send_guarded(
+                method, url, headers, data, timeout, category, cache, max_bytes
+            )
             if resp.status in (301, 302, 303, 307, 308) and resp.header("location"):
                 target = urljoin(url, resp.header("location") or "")
                 if urlsplit(target).netloc.lower() != urlsplit(url).netloc.lower():
@@ -424,12 +436,13 @@ class Http:
         timeout: float,
         category: str,
         cache: CachePolicy | None = None,
+        max_bytes: int | None = None,
     ) -> Response:
         """``_send_once`` behind the breaker and the deadline, its outcome counted for the host."""
         self._admit(url)
         try:
             resp = self._send_once(
-                method, url, headers, data, self._timeouts(timeout), category, cache
+                method, url, headers, data, self._timeouts(timeout), category, cache, max_bytes
             )
         except UpstreamError as exc:
             if exc.kind in CONNECTION_FAILURES:
@@ -449,9 +462,10 @@ class Http:
         timeout: float | tuple[float, float],  # (connect, read) from _send_guarded
         category: str,
         cache: CachePolicy | None = None,
+        max_bytes: int | None = None,
     ) -> Response:
         host = urlsplit(url).hostname or "the server"
-        cap = self.settings.max_response_bytes
+        cap = max_bytes or self.settings.max_response_bytes
         policy = cache or REVALIDATE
         if policy.cached_only and getattr(self.session, "cache", None) is None:
             return self._not_cached(url)  # no cache at all

@@ -21,6 +21,7 @@ from depbot.core.cache import (
     CACHED_ONLY,
     IMMUTABLE,
     REVALIDATE,
+    UNCACHED,
     notes_policy,
     settled,
     ttl,
@@ -395,3 +396,24 @@ def test_default_branch_reads_follow_the_age_of_the_release(tmp_path, eco, days_
     else:
         assert again == [] and http.stats["requests"] == 0
     assert http.stats.get("changelog:downloads", 0) == 0
+
+
+def test_an_uncached_answer_is_never_stored_and_may_have_its_own_size_cap(tmp_path):
+    """Artifacts: kept by digest elsewhere, so the HTTP cache keeps no second copy; their size
+    cap is their own, every other answer keeps max_response_bytes; all counted in one Http."""
+    seen = []
+
+    def handle(req):
+        seen.append({k.lower(): v for k, v in req.headers.items()})
+        return Reply(200, b"x" * 2000, {"ETag": '"a"', "Content-Type": "application/zip"})
+
+    with LoopbackServer(handle) as srv:
+        http = Http(Settings(pypi_url=srv.url, cache_dir=tmp_path, max_response_bytes=100))
+        for _ in range(2):
+            got = http.get(f"{srv.url}/a.whl", what="a", cache=UNCACHED, max_bytes=5000)
+            assert len(got.content) == 2000 and not got.from_cache
+        with pytest.raises(UpstreamError, match=r"limit 100"):
+            http.get(f"{srv.url}/a.whl", what="a")
+    assert [h.get("cache-control") for h in seen] == ["no-store", "no-store", "max-age=0"]
+    assert "if-none-match" not in seen[2]  # nothing was stored to revalidate
+    assert http.stats["requests"] == 3
