@@ -10,14 +10,14 @@ alias), and its changes are named at the public path.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import chain
 from pathlib import Path
 
 import griffe
 
 from depbot.apidiff.pydeprecations import scan_files
-from depbot.apidiff.python_moved import moved_breakages
+from depbot.apidiff.python_moved import moved_breakages, walk_modules
 from depbot.apidiff.records import ApiChange, Deprecation
 
 SKIP_DIRS = frozenset({"tests", "test", "testing", "__pycache__", "docs", "examples"})
@@ -94,16 +94,6 @@ def load_release(root: Path, name: str, notes: list[str]) -> griffe.Object | gri
         return None
 
 
-def _walk_modules(module: griffe.Object | griffe.Alias) -> Iterator[griffe.Object]:
-    stack = [module]
-    while stack:
-        current = stack.pop()
-        if current.is_alias or not current.is_module:
-            continue
-        yield current  # type: ignore[misc]
-        stack.extend(m for m in current.members.values() if not m.is_alias and m.is_module)
-
-
 def _private(path: str) -> bool:
     return any(p.startswith("_") and not p.endswith("__") for p in path.split("."))
 
@@ -111,7 +101,7 @@ def _private(path: str) -> bool:
 def public_paths(module: griffe.Object | griffe.Alias) -> dict[str, str]:
     """Canonical path under a private module → the shortest public path that re-exports it."""
     paths: dict[str, str] = {}
-    for current in _walk_modules(module):
+    for current in walk_modules(module):
         if _private(current.path):
             continue
         for name, member in current.members.items():
@@ -279,6 +269,6 @@ def _capped(files: list[Path], notes: list[str], root: Path) -> list[Path]:
 
 def _count(module: griffe.Object | griffe.Alias) -> int:
     total = 0
-    for current in _walk_modules(module):
+    for current in walk_modules(module):
         total += 1 + len(current.members)
     return total

@@ -14,7 +14,8 @@ import griffe
 MAX_PAIRS = 20_000
 
 
-def _modules(top: griffe.Object | griffe.Alias) -> Iterator[griffe.Object]:
+def walk_modules(top: griffe.Object | griffe.Alias) -> Iterator[griffe.Object]:
+    """Every module inside ``top`` (aliases, i.e. re-exports, are not walked into)."""
     stack = [top]
     while stack:
         current = stack.pop()
@@ -29,7 +30,7 @@ def moved_pairs(
 ) -> Iterator[tuple[str, griffe.Object, griffe.Object]]:
     """(old path, old object, new object it now resolves to) for each moved public object."""
     count = 0
-    for module in _modules(old):
+    for module in walk_modules(old):
         relative = module.path.split(".", 1)[1] if "." in module.path else ""
         try:
             counterpart = new[relative] if relative else new
