@@ -2,6 +2,7 @@
 
     python tools/bench.py [--updates 300] [--latency 0.3] [--seed 9] [--dir DIR] [--keep]
     python tools/bench.py --quick          # 100 (and 200) updates, 20 ms latency, < 1 minute
+    python tools/bench.py --reruns --quick # only the cold run and the two reruns (request counts)
 
 Generates (``tools/bench_world.py`` and ``tools/bench_repo.py``, deterministic from ``--seed``) a repository with N
 dependencies (pip and npm, about 5 source files per dependency), a week of N updates for
@@ -336,6 +337,8 @@ def _kind(req: Any) -> str:
         return "registry"
     if "/contents" in path:
         return "file at a tag" if req.query.get("ref") else "contents (default branch)"
+    if "/git/trees/" in path:
+        return "tree"
     if path.endswith("/releases"):
         return "releases"
     if path.endswith("/tags"):
@@ -559,6 +562,71 @@ def report(
     }
 
 
+def _request_rows(n: int, runs: dict[str, dict[str, Any]]) -> None:
+    for label, key in (("cold run", "depbot"), ("rerun the same day", "warm"),
+                       ("rerun after registry_ttl", "weekly")):  # fmt: skip
+        r = runs[key]
+        h = r["stats"].get("http", {})
+        kinds = ", ".join(
+            f"{k} {v}" for k, v in sorted(r["by_kind"].items(), key=lambda kv: -kv[1])
+        )
+        print(
+            f"  {label:26} {r['requests']:6,} ({r['requests'] / n:.2f} a package; "
+            f"{h.get('revalidated', 0):,} answered 304, {h.get('cache_hits', 0):,} from the "
+            f"cache with no request, {h.get('changelog:downloads', 0):,} changelog bodies; "
+            f"{r['seconds']:.1f} s): {kinds or 'none'}"
+        )
+
+
+def report_reruns(
+    n: int, world: World, seed: int, runs: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """``--reruns``: the request counts of the cold run and the two reruns, and their targets."""
+    warm, weekly = runs["warm"], runs["weekly"]
+    downloads = sum(
+        int(r["stats"].get("http", {}).get("changelog:downloads", 0)) for r in (warm, weekly)
+    )
+    same_day, rerun = warm["requests"] / n, weekly["requests"] / n
+    truth = world.truth
+    print(f"depbot reruns: {n} updates, seed {seed}; machine: {machine()}")
+    print(f"upstream requests for {n} packages (the fake's log; cold cache first):")
+    _request_rows(n, runs)
+    ages = {
+        label: by_age(r["paths"], world, seed) for label, r in (("warm", warm), ("weekly", weekly))
+    }
+    for label, key in (("rerun the same day", "warm"), ("rerun after registry_ttl", "weekly")):
+        print(f"  {label:26} by age: " + ", ".join(f"{c} {v:.2f}" for c, v in ages[key].items()))
+    same = all(warm["verdicts"].get(k, {}).get("verdict") == v["verdict"]
+               for k, v in runs["depbot"]["verdicts"].items())  # fmt: skip
+    checks = {
+        "warm": downloads == 0,
+        "same_day": same_day <= TARGETS["same_day"][1],
+        "rerun": rerun <= TARGETS["rerun"][1],
+        "verdicts": same,
+    }
+    print(f"verdicts = generated truth: cold {_accuracy(runs['depbot']['verdicts'], truth)}/{n}, "
+          f"same day {_accuracy(warm['verdicts'], truth)}/{n}, "
+          f"after registry_ttl {_accuracy(weekly['verdicts'], truth)}/{n}")  # fmt: skip
+    print("targets:")
+    print(f"  {'reruns: changelog bodies downloaded again':48} {downloads:8d} = 0      "
+          f"{'PASS' if checks['warm'] else 'MISS'}")  # fmt: skip
+    print(f"  {TARGETS['same_day'][0]:48} {same_day:8.2f} ≤ 1.00   "
+          f"{'PASS' if checks['same_day'] else 'MISS'}")  # fmt: skip
+    print(f"  {TARGETS['rerun'][0]:48} {rerun:8.2f} ≤ 1.00   "
+          f"{'PASS' if checks['rerun'] else 'MISS'}")  # fmt: skip
+    return {
+        "updates": n,
+        "seed": seed,
+        "depbot_requests_cold": runs["depbot"]["requests"],
+        "depbot_requests_warm": warm["requests"],
+        "depbot_requests_weekly": weekly["requests"],
+        "cold_by_kind": runs["depbot"]["by_kind"],
+        "warm_by_kind": warm["by_kind"],
+        "weekly_by_kind": weekly["by_kind"],
+        "targets_passed": checks,
+    }
+
+
 # --- main ------------------------------------------------------------------------------------
 
 
@@ -571,6 +639,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--dir", type=Path, help="work folder (kept); default a temporary one")
     ap.add_argument("--keep", action="store_true", help="keep the temporary work folder")
+    ap.add_argument("--reruns", action="store_true",
+                    help="only the cold run and the two reruns: requests a package, cold and warm")  # fmt: skip
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -598,6 +668,13 @@ def main(argv: list[str] | None = None) -> int:
         ):
             cache = work / "cache-depbot"
             runs["depbot"] = run("depbot", "depbot", world, up, work, cache, latency)
+            if args.reruns:
+                runs["warm"] = run("warm", "depbot", world, up, work, cache, latency)
+                age_cache(cache, AGED)
+                runs["weekly"] = run("weekly", "depbot", world, up, work, cache, latency)
+                summary = report_reruns(n, world, args.seed, runs)
+                print(json.dumps(summary, ensure_ascii=False))
+                return 0
 
             def reruns() -> dict[str, dict[str, Any]]:
                 # the same upstream URLs: the same cache keys; then a rerun later in the week:

@@ -370,7 +370,9 @@ def write_upstream(upstream: Path, deps: list[Dep], seed: int) -> None:
         url = f"https://github.com/{owner}-dev/{repo}"
         if dep.eco == "npm" and rng.random() < 0.5:
             url = f"git+{url}.git"
-        (folder / "meta.json").write_text(json.dumps({"repository": url}) + "\n", encoding="utf-8")
+        # the repository tags its releases (as real ones do): the notes can be read at the tag
+        meta = {"repository": url, "tags": [f"v{dep.to_v}", f"v{dep.from_v}"]}
+        (folder / "meta.json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
         name, text, releases = render_changelog(rng, dep)
         if name:
             target = folder / ("docs" if rng.random() < 0.05 else "") / name

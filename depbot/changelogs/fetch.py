@@ -20,19 +20,36 @@ a section (a pre-release counts as covered by its final release for this decisio
    ``.txt`` or no extension, case-insensitive; in the package's own folder (monorepos),
    the root, then a top-level ``docs``/``doc`` folder. Markdown is preferred over
    reStructuredText over plain text; files under 100 B or over 1 MB only when nothing else
-   exists; a file without any version heading gives way to the next one. Read at the
-   default branch; when that copy does not mention the new version, read again at the new
-   version's tag (a stable branch may carry newer notes than the default branch).
-4. GitHub releases, 100 a page, until the range is covered or a whole page is older than
+   exists; a file without any version heading gives way to the next one. Read first at the
+   new version's tag when it is known (``_new_tag``: the tag memo, else the tag list): the
+   notes as released, immutable there. The default branch is read when the tag has no
+   notes of the new version (after the tag's folders and the releases); when its copy does
+   not mention the new version either, the tag is read (a stable branch may carry newer
+   notes than the default branch).
+4. Folders of the tree (``folders.py``, rules in ``layouts.py``; the git trees API, one
+   request, at the tag or the default branch), when the files leave the range uncovered:
+   per-release notes files (``docs/releases/4.2.rst``, ``changes/1.2.0.md``, towncrier
+   fragments excluded), read for the range's versions only (a series file ``4.2`` for a
+   4.2.x without its own file), and in a monorepo whose registry names no folder, the
+   folder whose package.json / pyproject.toml names the package, and its changelog.
+5. GitHub releases, 100 a page, until the range is covered or a whole page is older than
    ``old``; tags map to versions with ``tag_version`` (``v1.2.3``, ``pkg@1.2.3``,
    ``pkg-v1.2.3``, ``release-1.2.3``, …; the package's own tags win in a monorepo).
-5. The long description on the package index (pip), when it carries a changelog.
+6. The long description on the package index (pip), when it carries a changelog.
+7. For a major update whose first release of the new major has no notes, or notes that are
+   short or point to a guide: an upgrade / migration guide (``UPGRADING*``, ``MIGRAT*``, at
+   the root or under docs/), its section for the new major or the whole guide, bounded, read
+   as that release's notes.
+
+A file over the contents API's 1 MB limit (sent without content) is read from the raw-file
+endpoint (``raw_url``).
 
 Sections merge one per version: a changelog file's section (default branch, then tag) wins
 over a release body, which wins over the description.
 
-Caching (``core/cache.py``): a file read at the new version's tag is immutable (a warm run
-sends nothing for it); the release pages are first taken from the cache as they are, and
+Caching (``core/cache.py``): a file, listing or tree read at the new version's tag is
+immutable, and the tag itself is remembered for good once found (``tagmemo.py``): a warm run
+sends nothing for them; the release pages are first taken from the cache as they are, and
 used with no request when they hold a release of every version the update needs, each
 published at least ``release_settle_days`` ago (settled notes are final, and releases
 published since lie outside the range); otherwise they are revalidated. What is read at the
@@ -43,48 +60,43 @@ default branch (the repository, folder listings, the changelog file) follows
 
 from __future__ import annotations
 
-import re
 import threading
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime, timezone
 from typing import TypeVar
 
+from depbot.changelogs.assemble import assemble
 from depbot.changelogs.discovery import (
     CHANGELOG_FILE,
-    CONTEXT_LINES,
     MAX_FILES_READ,
-    MAX_RELEASE_PAGES,
-    PER_PAGE,
     candidate_rank,
     parse_github_link,
 )
+from depbot.changelogs.folders import FolderSource
+from depbot.changelogs.newtag import TagSource
 from depbot.changelogs.problems import github_problem, registry_problem
+from depbot.changelogs.releases import ReleaseSource
 from depbot.changelogs.result import ChangelogResult, FetchState
 from depbot.changelogs.sections import (
     Section,
     describe_versions,
-    heading_version,
     parse_sections,
-    pick_tags,
-    slice_range,
     version_key,
 )
-from depbot.changelogs.trim import deprecation_notes, removes_deprecated, trim_to_budget
-from depbot.core.cache import notes_policy, settled
+from depbot.changelogs.tagmemo import TagMemo
+from depbot.core.cache import IMMUTABLE, notes_policy
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
-from depbot.github.client import Entry, GitHubClient, Release
+from depbot.github.client import Entry, GitHubClient
 from depbot.records.names import canonical_name
-from depbot.records.versions import Version, normalize_ecosystem, update_type
+from depbot.records.versions import Version, normalize_ecosystem
 from depbot.updates.registries import PackageInfo, Registries
 
 T = TypeVar("T")
 
 
-class ChangelogFetcher:
+class ChangelogFetcher(TagSource, ReleaseSource, FolderSource):
     """Fetches changelog sections for updates; memoized per update and safe to share between threads."""
 
     def __init__(
@@ -103,6 +115,7 @@ class ChangelogFetcher:
         self._lock = threading.Lock()
         self._key_locks: dict[tuple[str, str, str, str], threading.Lock] = {}
         self._memo: dict[tuple[str, str, str, str], ChangelogResult] = {}
+        self.tag_memo = TagMemo(settings.cache_dir)  # "R has version V at tag T", for good
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -159,11 +172,23 @@ class ChangelogFetcher:
         if repo is None:
             run.tried.append("the registry names no GitHub repository")
         if repo and not run.covered() and primary is None:
-            primary = self._from_files(run, repo, info.directory)
-        if primary and not run.covered() and hi not in run.seen:
+            tag = self._new_tag(run, repo)
+            if tag is not None:  # the notes as released: immutable at the tag
+                primary = self._from_files(run, repo, info.directory, tag=tag)
+                if not run.covered():  # per-release files, a monorepo package's folder
+                    self._from_layouts(run, repo, info.directory, tag)
+                if hi not in run.seen and not run.covered():  # the version's release, if any
+                    self._from_releases(run, repo)
+            if hi not in run.seen:  # none has notes of the version: the default branch
+                primary = self._from_files(run, repo, info.directory) or primary
+                if not run.covered() and repo not in run.missing_repos:
+                    self._from_layouts(run, repo, info.directory, None)
+        if primary and not run.covered() and hi not in run.seen and repo not in run.tag_tried:
             self._at_new_tag(run, primary[0], primary[1])
         if repo and not run.covered():
             self._from_releases(run, repo)
+        if repo and repo not in run.missing_repos:  # a major: its upgrade guide, when needed
+            self._from_guides(run, repo, info.directory, run.new_tags.get(repo))
         if eco == "pip" and not run.covered():
             self._from_description(run, info)
         return self._result(run)
@@ -275,25 +300,39 @@ class ChangelogFetcher:
             return self._from_files(run, repo, path or info.directory)
         return None
 
-    def _list(self, run: FetchState, repo: str, path: str) -> list[Entry] | None:
+    def _list(
+        self, run: FetchState, repo: str, path: str, tag: str | None = None
+    ) -> list[Entry] | None:
+        """A folder listing at the default branch (``run.notes``) or at a release ``tag``
+        (immutable there); None when it could not be had."""
+        cache = IMMUTABLE if tag else run.notes
         try:
-            entries = self._twice(lambda: self.github.list_dir(repo, path, cache=run.notes))
+            entries = self._twice(lambda: self.github.list_dir(repo, path, tag, cache=cache))
         except UpstreamError as exc:
+            if tag and exc.kind == "not_found":
+                return None  # the folder is not there at the tag: the default branch decides
             if exc.kind != "not_found":
-                run.errors.append(github_problem(exc, f"folder '{path or '/'}' of {repo}"))
+                at = f" at {tag}" if tag else ""
+                run.errors.append(github_problem(exc, f"folder '{path or '/'}' of {repo}{at}"))
             elif not path:  # the root of a repository that exists: worth saying
                 run.tried.append(f"the files of {repo} (GitHub answered 'not found')")
             return None
         return [e for e in entries if isinstance(e.name, str) and isinstance(e.path, str)]
 
     def _from_files(
-        self, run: FetchState, repo: str, directory: str | None
+        self, run: FetchState, repo: str, directory: str | None, *, tag: str | None = None
     ) -> tuple[str, str] | None:
-        """Find and read the changelog file; ``(repo, path)`` of the one used, if any."""
-        try:
-            self._branch(run, repo)
-        except UpstreamError:
-            return None
+        """Find and read the changelog file at the default branch, or at the release ``tag``
+        (listings and file immutable there); ``(repo, path)`` of the one used, if any."""
+        if tag is None:
+            if repo in run.missing_repos:
+                return None
+            try:
+                self._branch(run, repo)
+            except UpstreamError:
+                return None
+        else:
+            run.tag_tried.add(repo)
         places: list[tuple[str, int]] = []
         directory = (directory or "").strip("/")
         if directory:
@@ -302,7 +341,7 @@ class ChangelogFetcher:
         candidates: list[tuple[tuple[int, ...], Entry]] = []
         root: list[Entry] | None = None
         for path, rank in places:
-            entries = self._list(run, repo, path)
+            entries = self._list(run, repo, path, tag)
             if path == "":
                 root = entries
             for e in entries or []:
@@ -311,42 +350,32 @@ class ChangelogFetcher:
         if not any(r[0] == 0 for r, _ in candidates) and root:
             for d in root:
                 if d.type == "dir" and d.name.lower() in ("docs", "doc"):
-                    for e in self._list(run, repo, d.path) or []:
+                    for e in self._list(run, repo, d.path, tag) or []:
                         if e.type == "file" and CHANGELOG_FILE.match(e.name):
                             candidates.append((candidate_rank(e, 2), e))
         candidates.sort(key=lambda c: c[0])
         looked = "the root" + (f", {directory}" if directory else "") + " and docs/"
         if not candidates:
             if root is not None:
+                at = f" at {tag}" if tag else ""
                 run.no_file = (
-                    f"no changelog file found in {repo} (looked for CHANGELOG, CHANGES, HISTORY, "
-                    f"NEWS, RELEASES, RELEASE_NOTES, WHATSNEW in {looked})"
+                    f"no changelog file found in {repo}{at} (looked for CHANGELOG, CHANGES, "
+                    f"HISTORY, NEWS, RELEASES, RELEASE_NOTES, WHATSNEW in {looked})"
                 )
-                run.no_file_at = len(run.tried)
-                run.tried.append(run.no_file)
+                if run.no_file_at < 0:
+                    run.no_file_at = len(run.tried)
+                    run.tried.append(run.no_file)
+                else:  # the default branch after the tag: one sentence for both
+                    run.tried[run.no_file_at] = run.no_file
             return None
+        if tag is None:
+            run.no_file = None  # the tag had none, the default branch has one
         for _, entry in candidates[:MAX_FILES_READ]:
-            sections = self._read(run, repo, entry.path, None)
+            sections = self._read(run, repo, entry.path, tag, at_tag=tag is not None)
             if sections:
                 return repo, entry.path
             if run.covered():
                 break
-        return None
-
-    def _tag_for(self, run: FetchState, repo: str) -> str | None:
-        """The tag of the new version: from the releases when read, else the tag list."""
-        tags = [r.tag for r in self._release_list(run, repo)]
-        for tag, version in pick_tags(tags, run.package).items():
-            if version_key(run.eco, version) == run.hi:
-                return tag
-        try:
-            tags = self.github.tags(repo)
-        except UpstreamError as exc:
-            run.errors.append(github_problem(exc, f"tags of {repo}"))
-            return None
-        for tag, version in pick_tags(tags, run.package).items():
-            if version_key(run.eco, version) == run.hi:
-                return tag
         return None
 
     def _at_new_tag(self, run: FetchState, repo: str, path: str) -> None:
@@ -355,125 +384,6 @@ class ChangelogFetcher:
             run.tried.append(f"{path} at the tag of {run.new} (no such tag found)")
             return
         self._read(run, repo, path, tag, quiet_404=True, at_tag=True)
-
-    def _release_list(self, run: FetchState, repo: str) -> list[Release]:
-        """Releases of ``repo``, newest first, read page by page until enough is known."""
-        if repo in run.releases:
-            return run.releases[repo]
-        if repo in run.missing_repos:
-            return []
-        out: list[Release] = self._settled_releases(run, repo) or []
-        error: UpstreamError | None = None
-        capped = False
-        for _attempt in range(0 if out else 2):  # once more after an unreadable first page
-            error = None
-            try:
-                for rel in self.github.iter_releases(repo):
-                    out.append(rel)
-                    if len(out) % PER_PAGE == 0:
-                        if self._enough(run, out):
-                            break
-                        if len(out) >= PER_PAGE * MAX_RELEASE_PAGES:
-                            capped = True
-                            break
-            except UpstreamError as exc:
-                error = exc
-            if error is None or error.kind != "bad_response" or out:
-                break
-        run.releases[repo] = out
-        if error is not None:
-            hint = (
-                f"the sections from {run.files_read[0]} are shown"
-                if run.files_read
-                else "the changelog file may still be readable"
-                if run.no_file is None
-                else "the repository has no changelog file either; set GITHUB_TOKEN or try again later"
-            )
-            run.errors.append(github_problem(error, f"releases of {repo}", hint))
-            run.tried.append(f"releases of {repo} (could not be read)")
-        elif not out:
-            run.tried.append(f"releases of {repo} (none)")
-        else:
-            more = "first " if capped else ""
-            run.tried.append(
-                f"releases of {repo} ({more}{len(out)} releases, newest {out[0].tag}, "
-                f"oldest read {out[-1].tag})"
-                if len(out) > 1
-                else f"releases of {repo} (1 release, {out[0].tag})"
-            )
-        return out
-
-    def _release_sections(self, run: FetchState, releases: list[Release]) -> list[Section]:
-        picked = pick_tags([r.tag for r in releases], run.package)
-        out: list[Section] = []
-        for r in releases:
-            version = picked.get(r.tag)
-            if version is None and not re.search(r"\d", r.tag):
-                version = heading_version(r.name or "")
-            if version is None:
-                continue
-            out.append(
-                Section(
-                    version=version,
-                    heading=(r.name or r.tag).strip(),
-                    body=r.body.strip(),
-                    source=r.url or f"{r.tag} release",
-                    line_start=0,
-                    line_end=0,
-                    kind="release",
-                )
-            )
-        return out
-
-    def _settled_releases(self, run: FetchState, repo: str) -> list[Release] | None:
-        """The release pages as the cache holds them (no request), when they cover the range
-        with settled releases; None otherwise (not cached, or a needed release is missing or
-        younger than ``release_settle_days``)."""
-        out: list[Release] = []
-        try:
-            for rel in self.github.iter_releases(repo, cached_only=True):
-                out.append(rel)
-                full = len(out) >= PER_PAGE * MAX_RELEASE_PAGES
-                if len(out) % PER_PAGE == 0 and (full or self._settled_cover(run, out)):
-                    break
-        except UpstreamError:
-            pass  # the next page is not cached: the pages before it may still do
-        return out if out and self._settled_cover(run, out) else None
-
-    def _settled_cover(self, run: FetchState, releases: list[Release]) -> bool:
-        now, days = self._clock(), self.settings.release_settle_days
-        fresh = {
-            r.url or f"{r.tag} release" for r in releases if not settled(r.published, now, days)
-        }
-        sections = self._release_sections(run, releases)
-        return self._covers(run, [s for s in sections if s.source not in fresh])
-
-    def _covers(self, run: FetchState, sections: list[Section]) -> bool:
-        """Every needed version is found or in ``sections`` (a pre-release: or its final)."""
-        have = set(run.found) | {
-            v for s in sections if (v := version_key(run.eco, s.version)) is not None
-        }
-        finals = {(v.release, v.is_prerelease) for v in have}
-        return all(
-            v in have or (v.is_prerelease and (v.release, False) in finals) for v in run.needed
-        )
-
-    def _enough(self, run: FetchState, releases: list[Release]) -> bool:
-        """After a page: the range is covered, or the whole last page is older than ``old``."""
-        if self._covers(run, self._release_sections(run, releases)):
-            return True
-        page = self._release_sections(run, releases[-PER_PAGE:])
-        keys = [version_key(run.eco, s.version) for s in page]
-        keys = [k for k in keys if k is not None]
-        return bool(keys) and all(k <= run.lo for k in keys)
-
-    def _from_releases(self, run: FetchState, repo: str) -> None:
-        releases = self._release_list(run, repo)
-        if releases:
-            run.add(self._release_sections(run, releases), f"releases of {repo}")
-        if run.no_file and releases:
-            run.no_file += f"; {len(releases)} releases exist, newest {releases[0].tag}"
-            run.tried[run.no_file_at] = run.no_file
 
     def _from_description(self, run: FetchState, info: PackageInfo) -> None:
         if not info.description.strip():
@@ -489,69 +399,8 @@ class ChangelogFetcher:
         else:
             run.tried.append(f"{label} (no changelog in it)")
 
-    # -- result ----------------------------------------------------------------------------
-
-    def _context(self, run: FetchState, in_range: list[Section]) -> list[Section]:
-        """Deprecation notes of versions <= old, when the range removes deprecated code."""
-        kind = update_type(run.eco, run.old, run.new)
-        zero_x = run.lo.major == 0 and kind in ("minor", "major", "other")
-        if not (kind == "major" or zero_x or removes_deprecated(in_range)):
-            return []
-        older = sorted((v for v in run.seen if v <= run.lo), reverse=True)
-        out: list[Section] = []
-        budget = CONTEXT_LINES
-        for v in older:
-            notes = deprecation_notes(run.seen[v].body)
-            kept: list[str] = []
-            for note in notes:
-                n = note.count("\n") + 1
-                if n > budget:
-                    break
-                kept.append(note)
-                budget -= n
-            if kept:
-                out.append(replace(run.seen[v], body="\n".join(kept)))
-            if budget <= 0 or len(kept) < len(notes):
-                break
-        return out
-
     def _result(self, run: FetchState) -> ChangelogResult:
-        found = slice_range(list(run.found.values()), run.eco, run.old, run.new)
-        context = self._context(run, found)
-        sections, trimmed = trim_to_budget(found, self.settings.changelog_budget)
-        missing = [
-            text for v, text in sorted(run.needed.items(), reverse=True) if v not in run.found
-        ]
-        if found:
-            counts = Counter(run.labels[v] for v in run.found)
-            span = describe_versions(run.eco, [s.version for s in found]).replace("versions ", "")
-            where = ", ".join(f"{n} from {label}" for label, n in counts.items())
-            note = f"found {len(found)} section{'s' if len(found) > 1 else ''} ({span}): {where}"
-            if missing:
-                shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
-                note += f"; no notes found for {shown}, which the registry publishes"
-            if run.no_file and not run.files_read:
-                note += f"; {run.no_file.split(' (')[0]}"
-        else:
-            tried = ", ".join(run.tried) or "no source"
-            note = f"no section between {run.old} and {run.new} found; tried {tried}"
-            if run.errors:
-                note += "; upstream problems: " + "; ".join(run.errors)
-        return ChangelogResult(
-            ecosystem=run.eco,
-            package=run.package,
-            from_version=run.old,
-            to_version=run.new,
-            sections=sections,
-            context=context,
-            sources_tried=run.tried,
-            missing_versions=missing,
-            note=note,
-            errors=run.errors,
-            trimmed=trimmed,
-            published=[text for _, text in sorted(run.needed.items())],
-            found_versions=[run.found[v].version for v in sorted(run.found)],
-        )
+        return assemble(run, self.settings.changelog_budget)
 
 
 __all__ = ["ChangelogFetcher"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from depbot.changelogs.sections import Section, version_key
 from depbot.core.cache import REVALIDATE, CachePolicy
-from depbot.github.client import Release
+from depbot.github.client import Entry, Release
 from depbot.records.versions import Version
 
 __all__ = ["ChangelogResult", "FetchState"]
@@ -64,6 +64,10 @@ class FetchState:
     no_file_at: int = -1  # its place in ``tried``
     # the cache policy of the default-branch reads (notes_policy of the new release's date)
     notes: CachePolicy = REVALIDATE
+    new_tags: dict[str, str | None] = field(default_factory=dict)  # repo -> the new version's tag
+    tags_listed: set[str] = field(default_factory=set)  # repos whose tag list was asked for
+    tag_tried: set[str] = field(default_factory=set)  # repos whose files were read at that tag
+    trees: dict[str, list[Entry] | None] = field(default_factory=dict)  # "repo@ref" -> its files
 
     def covered(self) -> bool:
         finals = {(v.release, v.is_prerelease) for v in self.found}

@@ -26,7 +26,10 @@ What it answers, in the real wire formats:
   ``/releases`` and ``/tags`` (``per_page``/``page`` with ``Link`` headers) and
   ``/contents/<path>?ref=`` (folder listings and base64 files; any existing ref — the
   default branch, every release tag and meta ``tags``/``refs`` — serves the same tree
-  unless meta ``refs`` gives that ref its own folder).
+  unless meta ``refs`` gives that ref its own folder; a file over ``contents_limit`` bytes,
+  1 MB as on GitHub, comes without content, ``encoding: none``),
+  ``/git/trees/<ref>?recursive=1`` (the whole tree at a ref);
+- ``GET /raw/<o>/<r>/<ref>/<path>``: the raw-file endpoint (``raw_url``) of any file.
 
 A package without a ``repository`` gets a made-up GitHub repository so its files are still
 reachable. ETags are on, so a client with a cache revalidates (304).
@@ -74,7 +77,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-ENDPOINTS = ("registry", "artifact", "repo", "releases", "tags", "contents")
+ENDPOINTS = ("registry", "artifact", "repo", "releases", "tags", "contents", "git", "raw")
 FAULT_KINDS = (
     "rate_limit",
     "server_error",
@@ -145,7 +148,7 @@ class _Package:
         return list(dict.fromkeys(t for t in out if t))
 
     def tree(self, ref: str | None) -> dict[str, bytes] | None:
-        ref = ref or self.default_branch
+        ref = ref if ref and ref != "HEAD" else self.default_branch
         if ref in self.trees:
             return self.trees[ref]
         if ref == self.default_branch or ref in self.tags:
@@ -192,6 +195,7 @@ class FakeUpstream:
         if not self.upstream_dir.is_dir():
             raise FileNotFoundError(f"no upstream folder at {self.upstream_dir}")
         self.retry_after = retry_after
+        self.contents_limit = fake_github.CONTENTS_LIMIT  # tests may lower it
         self.timeout_delay = timeout_delay
         self.faults = []
         for f in faults:
@@ -331,6 +335,7 @@ class FakeUpstream:
             "pypi_url": self.url,
             "npm_url": self.url + "/npm",
             "github_api_url": self.url + "/github",
+            "raw_url": self.url + "/raw",
             "allow_private_hosts": True,
         }
 
@@ -355,6 +360,8 @@ class FakeUpstream:
             pkgs = [pkg] if pkg else []
             fault = self._fault(pkgs, [name], "npm", "registry")
             answer = lambda: self._npm(pkg) if pkg else _not_found()  # noqa: E731
+        elif path.startswith("/raw/"):
+            return self._raw(unquote(path[len("/raw/") :]))
         else:
             m = re.fullmatch(r"/github/repos/([^/]+)/([^/]+)(/.*)?", path)
             if not m:
@@ -374,6 +381,21 @@ class FakeUpstream:
                 return normal
             return fault
         return answer()
+
+    def _raw(self, rest: str) -> Reply:
+        """raw.githubusercontent.com: ``<o>/<r>/<ref>/<path>`` as bytes (faults: ``raw``)."""
+        parts = rest.split("/", 3)
+        if len(parts) < 4:
+            return _not_found()
+        pkgs = self._by_repo.get(f"{parts[0]}/{parts[1]}".lower(), [])
+        fault = self._fault(pkgs, [], None, "raw")
+        if fault is not None:
+            return fault
+        ref = None if parts[2] == "HEAD" else parts[2]
+        tree = pkgs[0].tree(ref) if pkgs else None
+        if tree is None or parts[3] not in tree:
+            return Reply(404, "404: Not Found", {"Content-Type": "text/plain"})
+        return Reply(200, tree[parts[3]], {"Content-Type": "text/plain; charset=utf-8"})
 
     def _artifact_route(self, req: Request) -> Reply | None:
         """The download of a released artifact, or None for any other request."""
@@ -569,7 +591,15 @@ class FakeUpstream:
             tree = pkg.tree(ref)
             if tree is None:
                 return Reply(404, {"message": f"No commit found for the ref {ref}"})
-            return fake_github.contents(repo, api, tree, path, ref or pkg.default_branch)
+            return fake_github.contents(
+                repo, api, tree, path, ref or pkg.default_branch, self.contents_limit
+            )
+        if rest.startswith("/git/trees/"):
+            ref = unquote(rest[len("/git/trees/") :]).strip("/")
+            tree = pkg.tree(ref)
+            if tree is None:
+                return Reply(404, {"message": "Not Found"})
+            return fake_github.git_tree(api, tree, ref)
         return _not_found()
 
 

@@ -87,8 +87,15 @@ def paged(items: list[Any], req: Request, base: str) -> Reply:
     return Reply(200, chunk, headers)
 
 
-def contents(repo: str, api: str, tree: dict[str, bytes], path: str, ref: str) -> Reply:
-    """GET /repos/{o}/{r}/contents/{path}: a folder listing or a base64 file of ``tree``."""
+# the contents API sends no content for a file over 1 MB (``encoding: none``)
+CONTENTS_LIMIT = 1024 * 1024
+
+
+def contents(
+    repo: str, api: str, tree: dict[str, bytes], path: str, ref: str, limit: int = CONTENTS_LIMIT
+) -> Reply:
+    """GET /repos/{o}/{r}/contents/{path}: a folder listing or a base64 file of ``tree``
+    (a file over ``limit`` bytes without its content, as GitHub sends one over 1 MB)."""
 
     def entry(p: str, kind: str, size: int, data: bytes = b"") -> dict[str, Any]:
         sha = hashlib.sha1(data or p.encode()).hexdigest()
@@ -109,6 +116,9 @@ def contents(repo: str, api: str, tree: dict[str, bytes], path: str, ref: str) -
     if path in tree:
         data = tree[path]
         body = entry(path, "file", len(data), data)
+        if len(data) > limit:
+            body["content"], body["encoding"] = "", "none"
+            return Reply(200, body)
         encoded = base64.b64encode(data).decode("ascii")
         body["content"] = "\n".join(encoded[i : i + 60] for i in range(0, len(encoded), 60))
         body["encoding"] = "base64"
@@ -127,6 +137,25 @@ def contents(repo: str, api: str, tree: dict[str, bytes], path: str, ref: str) -
     if not children and path:
         return not_found()
     return Reply(200, [children[k] for k in sorted(children)])
+
+
+def git_tree(api: str, tree: dict[str, bytes], ref: str) -> Reply:
+    """GET /repos/{o}/{r}/git/trees/{ref}?recursive=1: every file and folder of ``tree``."""
+    items: dict[str, dict[str, Any]] = {}
+    for p, data in sorted(tree.items()):
+        parts = p.split("/")
+        for i in range(1, len(parts)):
+            d = "/".join(parts[:i])
+            sha = hashlib.sha1(d.encode()).hexdigest()
+            items.setdefault(d, {"path": d, "mode": "040000", "type": "tree", "sha": sha,
+                                 "url": f"{api}/git/trees/{sha}"})  # fmt: skip
+        sha = hashlib.sha1(data).hexdigest()
+        items[p] = {"path": p, "mode": "100644", "type": "blob", "sha": sha, "size": len(data),
+                    "url": f"{api}/git/blobs/{sha}"}  # fmt: skip
+    sha = hashlib.sha1(ref.encode()).hexdigest()
+    body = {"sha": sha, "url": f"{api}/git/trees/{sha}", "tree": list(items.values()),
+            "truncated": False}  # fmt: skip
+    return Reply(200, body)
 
 
 # what GitHub's API sends as Vary (it names Authorization: a cache must cope with it)

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import github
 from github import Auth, Github, GithubException
@@ -59,7 +59,7 @@ def _cache_policy(policy: CachePolicy | None) -> Iterator[None]:
 def _category(path: str) -> str:
     if "/releases" in path:
         return "changelog"
-    if "/contents/" in path:
+    if "/contents/" in path or "/git/trees/" in path:
         return "changelog"
     if "/issues" in path or "/labels" in path:
         return "issues"
@@ -290,11 +290,19 @@ class GitHubClient:
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"releases of {full_name}") from None
 
-    def tags(self, full_name: str, *, max_items: int = 500) -> list[str]:
-        """Tag names of the repository (at most ``max_items``, 100 a page)."""
+    def tags(
+        self, full_name: str, *, max_items: int = 500, cache: CachePolicy | None = None
+    ) -> list[str]:
+        """Tag names of the repository (at most ``max_items``, 100 a page; ``cache``: the
+        policy of the pages, None: revalidate)."""
         out: list[str] = []
         try:
-            for tag in self._repo(full_name).get_tags():
+            pages = iter(self._repo(full_name).get_tags())
+            while True:
+                with _cache_policy(cache):  # only while PyGithub may fetch a page
+                    tag = next(pages, None)
+                if tag is None:
+                    break
                 name = tag.name
                 if isinstance(name, str) and name:
                     out.append(name)
@@ -328,6 +336,35 @@ class GitHubClient:
             items = [items]
         return [Entry(i.name, i.path, i.type, int(i.size or 0)) for i in items]
 
+    def tree(self, full_name: str, ref: str, *, cache: CachePolicy | None = None) -> list[Entry]:
+        """Every file and folder of the repository at ``ref`` (a branch or tag name), from the
+        git trees API in one request (``recursive=1``); GitHub cuts very large trees short
+        (the entries it sent are returned)."""
+        try:
+            with _cache_policy(cache):
+                tree = self._repo(full_name).get_git_tree(ref, recursive=True)
+                items = list(tree.tree)
+        except Exception as exc:  # noqa: BLE001
+            raise self._error(exc, f"the tree of {full_name} at {ref}") from None
+        out: list[Entry] = []
+        for i in items:
+            path = i.path
+            if not isinstance(path, str):
+                continue
+            kind = {"blob": "file", "tree": "dir"}.get(str(i.type), str(i.type))
+            out.append(Entry(path.rsplit("/", 1)[-1], path, kind, int(i.size or 0)))
+        return out
+
+    def _raw(self, full_name: str, path: str, ref: str | None, policy: CachePolicy | None) -> str:
+        """A file over the contents API's 1 MB limit, from the raw-file endpoint (``raw_url``)."""
+        url = (
+            f"{self.settings.raw_url.rstrip('/')}/{full_name}/{quote(ref or 'HEAD')}/{quote(path)}"
+        )
+        resp = self.http.get(
+            url, what=f"file {path} of {full_name}", category="changelog", cache=policy
+        )
+        return resp.content.decode("utf-8", errors="replace")
+
     def read_file(
         self,
         full_name: str,
@@ -343,9 +380,10 @@ class GitHubClient:
         with no request; otherwise ``cache`` (None: a file at a branch, or at no ref, is
         revalidated each time).
         """
+        policy = IMMUTABLE if immutable and ref else cache
         try:
             kwargs = {"ref": ref} if ref else {}
-            with _cache_policy(IMMUTABLE if immutable and ref else cache):
+            with _cache_policy(policy):
                 item = self._repo(full_name).get_contents(path, **kwargs)
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc, f"file {path} of {full_name}") from None
@@ -357,6 +395,9 @@ class GitHubClient:
             raise UpstreamError(
                 "bad_response", f"file {path} of {full_name}: GitHub sent no file content"
             )
+        if raw_data.get("encoding") == "none" or (not raw_data["content"] and item.size):
+            # over the contents API's limit: no content, the raw-file endpoint has it
+            return self._raw(full_name, path, ref, policy), str(item.html_url or "")
         try:
             raw = base64.b64decode(item.content or "")
         except (ValueError, TypeError):

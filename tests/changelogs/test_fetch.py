@@ -94,7 +94,8 @@ def test_releases_only(up_dir):
     assert r.sections[0].source == "https://github.com/o/rel/releases/tag/v2.1.0"
     assert r.sections[0].heading == "v2.1.0" and r.sections[0].body == "- released v2.1.0"
     assert any(
-        t.startswith("no changelog file found in o/rel (looked for CHANGELOG, CHANGES")
+        # read at the tag (no file there), then the releases: they cover it
+        t.startswith("no changelog file found in o/rel at v2.1.0 (looked for CHANGELOG, CHANGES")
         and t.endswith("; 3 releases exist, newest v2.1.0")
         for t in r.sources_tried
     )
@@ -112,7 +113,8 @@ def test_file_and_releases_each_covering_part_are_merged(up_dir):
     assert got(r) == ["2.1.0", "2.0.0", "1.3.0", "1.2.0"]
     assert [s.kind for s in r.sections] == ["release", "release", "file", "file"]
     assert r.sections[2].body == "- change in 1.3.0"
-    assert "2 from CHANGELOG.md at main" in r.note and "2 from releases of o/both" in r.note
+    # read at the new tag first (the file there lacks 2.1.0, so the default branch is read too)
+    assert "2 from CHANGELOG.md at v2.1.0" in r.note and "2 from releases of o/both" in r.note
 
 
 def test_monorepo_package_folder_and_package_name_tags(up_dir):
@@ -410,7 +412,7 @@ def test_rate_limited_releases_leave_the_file_sections(up_dir):
         r = f.fetch("npm", "part", "1.0.0", "1.2.0")
     assert got(r) == ["1.1.0"]
     assert r.errors[0] == (
-        "GitHub rate limit reached for releases of o/part; the sections from CHANGELOG.md at main are shown"
+        "GitHub rate limit reached for releases of o/part; the sections from CHANGELOG.md at v1.2.0 are shown"
     )
     assert r.missing_versions == ["1.2.0"]
     no_secrets_or_noise(r)
@@ -507,7 +509,7 @@ def test_memoized_and_safe_to_share_between_threads(up_dir):
         assert f.fetch("npm", "CONC", "1.0.0", "1.1.0") is results[0]
         assert len(up.requests) == once
     assert len(results) == 8 and all(r is results[0] for r in results)
-    assert once == 4  # registry, repository, root listing, file
+    assert once == 5  # registry, repository, tags (none: no tag to read at), root listing, file
 
 
 def test_github_links():

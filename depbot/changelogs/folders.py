@@ -1,0 +1,295 @@
+"""Notes kept in folders of the repository tree (``layouts.py`` tells which files): per-release
+notes files in docs and changelog folders, a monorepo package's own changelog, and upgrade or
+migration guides of a major. A mixin of ``fetch.ChangelogFetcher``: it uses the fetcher's
+``github``, ``_twice`` and ``_read`` and the ``FetchState`` of the fetch.
+
+The tree comes from the git trees API in one request (``recursive=1``): at the new version's
+tag (immutable there, like every file read at it) or at the default branch (``run.notes``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TypeVar
+
+from depbot.changelogs.discovery import CHANGELOG_FILE, candidate_rank
+from depbot.changelogs.layouts import (
+    MAX_GUIDE_LINES,
+    MAX_NOTES_FILES,
+    NotesFile,
+    guide_files,
+    guide_major,
+    manifest_candidates,
+    manifest_name,
+    notes_files,
+)
+from depbot.changelogs.problems import github_problem
+from depbot.changelogs.result import FetchState
+from depbot.changelogs.sections import Section, describe_versions, parse_sections, version_key
+from depbot.core.cache import IMMUTABLE
+from depbot.core.errors import UpstreamError
+from depbot.github.client import Entry, GitHubClient
+from depbot.records.versions import Version, update_type
+
+__all__ = ["FolderSource", "guide_section"]
+
+T = TypeVar("T")
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+]){3,}\s*$")
+_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.(?:\d+|x))+(?![\w.])|\bv\d+\b", re.I)
+_POINTS_TO_GUIDE = re.compile(r"\b(?:upgrad|migrat)", re.IGNORECASE)
+
+
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, level, text) of the Markdown and reStructuredText headings."""
+    out: list[tuple[int, int, str]] = []
+    rst_levels: list[str] = []
+    for i, line in enumerate(lines):
+        m = _HEADING.match(line)
+        if m:
+            out.append((i, len(m.group(1)), m.group(2)))
+        elif (
+            i
+            and _UNDERLINE.match(line)
+            and lines[i - 1].strip()
+            and not _UNDERLINE.match(lines[i - 1])
+        ):
+            ch = line.strip()[0]
+            if ch not in rst_levels:
+                rst_levels.append(ch)
+            out.append((i - 1, rst_levels.index(ch) + 1, lines[i - 1].strip()))
+    return out
+
+
+def guide_section(
+    text: str, major: int, limit: int = MAX_GUIDE_LINES
+) -> tuple[str, str, int, int] | None:
+    """``(heading, body, first line, last line)`` (1-based) of a guide for ``major``: the
+    section whose heading names that major (``Upgrading to 3.0``, ``From v2 to v3``), else the
+    whole guide when no heading names a version; None when headings name only other
+    versions (the guide of another major). At most ``limit`` lines."""
+    lines = text.splitlines()
+    names = re.compile(rf"(?<![\d.])v?{major}(?:\.(?:\d+|x))*(?![\d])", re.IGNORECASE)
+    heads = _headings(lines)
+    for n, (start, level, title) in enumerate(heads):
+        target = re.split(r"\bto\b", title, flags=re.IGNORECASE)[-1]  # "from 2.x to 3.0": 3
+        if names.search(target):
+            end = len(lines)
+            for nxt, lvl, _t in heads[n + 1 :]:
+                if lvl <= level:
+                    end = nxt
+                    break
+            end = min(end, start + 1 + limit)
+            body_from = start + (
+                2 if start + 1 < len(lines) and _UNDERLINE.match(lines[start + 1]) else 1
+            )
+            return title, "\n".join(lines[body_from:end]).strip(), start + 1, end
+    if any(_ANY_VERSION.search(t) for _s, _l, t in heads):
+        return None
+    title = heads[0][2] if heads else "Upgrade guide"
+    end = min(len(lines), limit)
+    return title, "\n".join(lines[:end]).strip(), 1, end
+
+
+class FolderSource:
+    """Reads notes from the folders of a repository tree (mixed into the fetcher)."""
+
+    github: GitHubClient
+    _twice: Callable[[Callable[[], T]], T]
+    _read: Callable[..., list[Section] | None]
+
+    # -- the tree --------------------------------------------------------------------------
+
+    def _tree(self, run: FetchState, repo: str, tag: str | None) -> list[Entry] | None:
+        ref = tag or run.branches.get(repo) or "HEAD"
+        key = f"{repo}@{ref}"
+        if key in run.trees:
+            return run.trees[key]
+        cache = IMMUTABLE if tag else run.notes
+        entries: list[Entry] | None
+        try:
+            entries = self._twice(lambda: self.github.tree(repo, ref, cache=cache))
+        except UpstreamError as exc:
+            if exc.kind != "not_found":
+                run.errors.append(github_problem(exc, f"the file tree of {repo} at {ref}"))
+                run.tried.append(f"the file tree of {repo} at {ref} (could not be read)")
+            entries = None
+        run.trees[key] = entries
+        return entries
+
+    def _text(
+        self, run: FetchState, repo: str, path: str, tag: str | None
+    ) -> tuple[str, str] | None:
+        ref = tag or run.branches.get(repo)
+        try:
+            return self._twice(
+                lambda: self.github.read_file(
+                    repo, path, ref, immutable=tag is not None, cache=None if tag else run.notes
+                )
+            )
+        except UpstreamError as exc:
+            run.errors.append(
+                github_problem(exc, f"{path} of {repo} at {ref or 'the default branch'}")
+            )
+            run.tried.append(f"{path} at {ref or 'the default branch'} (could not be read)")
+            return None
+
+    # -- per-release files, monorepo packages ----------------------------------------------
+
+    def _from_layouts(
+        self, run: FetchState, repo: str, directory: str | None, tag: str | None
+    ) -> None:
+        """Per-release notes files and, in a monorepo without a known folder, the package's
+        own changelog, found in the tree at ``tag`` (None: the default branch)."""
+        tree = self._tree(run, repo, tag)
+        if not tree:
+            return
+        files = [(e.path, e.size) for e in tree if e.type == "file"]
+        base = (directory or "").strip("/")
+        if not base:
+            base = self._package_folder(run, repo, files, tag) or ""
+            if base:
+                self._folder_changelog(run, repo, tree, base, tag)
+                if run.covered():
+                    return
+        picked = self._pick_notes(run, notes_files(files, base))
+        for nf in picked:
+            self._read_notes_file(run, repo, nf, tag)
+            if run.covered():
+                break
+
+    def _package_folder(
+        self, run: FetchState, repo: str, files: list[tuple[str, int]], tag: str | None
+    ) -> str | None:
+        """The folder whose package.json / pyproject.toml names the package, if any."""
+        for path in manifest_candidates(files, run.package):
+            got = self._text(run, repo, path, tag)
+            if got is None:
+                continue
+            name = manifest_name(path, got[0])
+            if name and _same_name(name, run.package):
+                run.tried.append(f"{path} (names {name}: the package's folder)")
+                return path.rsplit("/", 1)[0]
+        return None
+
+    def _folder_changelog(
+        self, run: FetchState, repo: str, tree: list[Entry], base: str, tag: str | None
+    ) -> None:
+        inside = [
+            e for e in tree
+            if e.type == "file" and e.path.rsplit("/", 1)[0] == base and CHANGELOG_FILE.match(e.name)
+        ]  # fmt: skip
+        for e in sorted(inside, key=lambda e: candidate_rank(e, 0))[:2]:
+            if self._read(run, repo, e.path, tag, at_tag=tag is not None):
+                return
+
+    def _pick_notes(self, run: FetchState, files: list[NotesFile]) -> list[NotesFile]:
+        """The files of the range's versions, newest first: a release's own file, else the
+        file of its series (``4.2`` for 4.2.1 when there is no 4.2.1 file); at most
+        ``MAX_NOTES_FILES``."""
+        keyed: list[tuple[Version, NotesFile]] = []
+        for nf in files:
+            v = _file_version(run.eco, nf.version)
+            if v is not None:
+                keyed.append((v, nf))
+        exact = {v: nf for v, nf in keyed}
+        chosen: dict[str, NotesFile] = {}
+        for v in sorted(run.needed, reverse=True):
+            if v in run.found:
+                continue
+            if v in exact:
+                chosen.setdefault(exact[v].path, exact[v])
+                continue
+            series = [
+                (k, nf) for k, nf in keyed
+                if nf.version.count(".") == 1 and (k.major, k.minor) == (v.major, v.minor)
+            ]  # fmt: skip
+            for _k, nf in series[:1]:
+                chosen.setdefault(nf.path, nf)
+        return list(chosen.values())[:MAX_NOTES_FILES]
+
+    def _read_notes_file(self, run: FetchState, repo: str, nf: NotesFile, tag: str | None) -> None:
+        ref = tag or run.branches.get(repo) or "the default branch"
+        got = self._text(run, repo, nf.path, tag)
+        if got is None:
+            return
+        text, url = got
+        source = url or f"{repo}:{nf.path}@{ref}"
+        sections = parse_sections(text, source, ecosystem=run.eco, package=run.package)
+        own = _file_version(run.eco, nf.version)
+        if not any(version_key(run.eco, s.version) == own for s in sections):
+            lines = text.splitlines()
+            head = next((ln.strip("# ").strip() for ln in lines if ln.strip()), nf.path)
+            body = "\n".join(lines[1:MAX_GUIDE_LINES]).strip()
+            n = min(len(lines), MAX_GUIDE_LINES)
+            sections = [Section(nf.version, head, body, source, 1, n), *sections]
+        label = f"{nf.path} at {ref}"
+        run.tried.append(f"{label} ({describe_versions(run.eco, [s.version for s in sections])})")
+        run.files_read.append(label)
+        run.add(sections, label)
+
+    # -- upgrade and migration guides --------------------------------------------------------
+
+    def _wants_guide(self, run: FetchState) -> Version | None:
+        """The first release of the new major, when this is a major update whose notes of it
+        are missing, short, or point to a guide."""
+        if update_type(run.eco, run.old, run.new) != "major":
+            return None
+        firsts = sorted(v for v in run.needed if v.major == run.hi.major)
+        first = firsts[0] if firsts else run.hi
+        found = run.found.get(first)
+        if found is None:
+            return first
+        body = found.body.strip()
+        if body.count("\n") < 2 or _POINTS_TO_GUIDE.search(body):
+            return first
+        return None
+
+    def _from_guides(
+        self, run: FetchState, repo: str, directory: str | None, tag: str | None
+    ) -> None:
+        first = self._wants_guide(run)
+        if first is None:
+            return
+        tree = self._tree(run, repo, tag)
+        if not tree:
+            return
+        files = [(e.path, e.size) for e in tree if e.type == "file"]
+        guides = guide_files(files, (directory or "").strip("/")) or guide_files(files)
+        guides = [g for g in guides if guide_major(g) in (None, run.hi.major)]
+        guides.sort(key=lambda g: guide_major(g) != run.hi.major)  # the one naming it first
+        for path in guides[:2]:
+            got = self._text(run, repo, path, tag)
+            if got is None:
+                continue
+            text, url = got
+            ref = tag or run.branches.get(repo) or "the default branch"
+            found = guide_section(text, run.hi.major)
+            if found is None or not found[1]:
+                run.tried.append(f"{path} (an upgrade guide of other versions)")
+                continue
+            title, body, start, end = found
+            version = run.needed.get(first, str(first))
+            old = run.found.get(first)
+            if old is not None and old.body.strip():
+                body = f"{old.body.strip()}\n\n{body}"
+            sec = Section(version, title, body, url or f"{repo}:{path}@{ref}", start, end)
+            label = f"{path} at {ref}"
+            run.found.pop(first, None)  # the guide's words replace a note that points to it
+            run.add([sec], label)
+            run.tried.append(f"{label} (upgrade guide, read as the notes of {version})")
+            run.files_read.append(label)
+            return
+
+
+def _same_name(a: str, b: str) -> bool:
+    norm = lambda s: re.sub(r"[-_.]+", "-", s.strip().lower())  # noqa: E731
+    return norm(a) == norm(b)
+
+
+def _file_version(eco: str, text: str) -> Version | None:
+    v = version_key(eco, text)
+    if v is None and text.count(".") == 1:
+        v = version_key(eco, text + ".0")
+    return v

@@ -1,0 +1,242 @@
+"""Notes where real projects keep them (issue #15 §2), against the loopback fake upstream:
+per-release files in docs and changelog folders, monorepo package changelogs, upgrade
+guides of a major, files over the contents API's limit; and the tag memo (issue #16)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from depbot.changelogs.layouts import guide_files, is_fragment, manifest_candidates, notes_files
+from depbot.changelogs.tagmemo import TagMemo
+from depbot.fakes.upstream import FakeUpstream
+from tests.changelogs.test_fetch import got, make, served, write
+
+
+@pytest.fixture
+def up_dir(tmp_path: Path) -> Path:
+    return tmp_path / "upstream"
+
+
+def meta(repo: str, versions: list[str], **extra: object) -> dict:
+    return {"repository": f"https://github.com/{repo}", "versions": versions, **extra}
+
+
+def contents_asked(up: FakeUpstream) -> list[str]:
+    return [r.path.split("/contents/", 1)[1] for r in up.requests if "/contents/" in r.path]
+
+
+# -- layouts (pure) -------------------------------------------------------------------------
+
+
+def test_layout_rules_are_about_names_and_folders():
+    files = [(p, 10) for p in (
+        "docs/releases/4.2.rst", "doc/source/whatsnew/v2.0.0.rst", "docs/changelog/1.2.0.md",
+        "changes/1.3.0.md", "changes/123.feature.rst", "changes/+abc.bugfix.md",
+        "changelog.d/2.0.0.md", "CHANGELOG/1.0.md", ".changeset/1.2.0.md", "src/releases/1.0.md",
+        "docs/api/1.0.rst",
+    )]  # fmt: skip
+    assert [n.path for n in notes_files(files)] == [
+        "docs/releases/4.2.rst", "doc/source/whatsnew/v2.0.0.rst", "docs/changelog/1.2.0.md",
+        "changes/1.3.0.md", "changelog.d/2.0.0.md", "CHANGELOG/1.0.md",
+    ]  # fmt: skip
+    assert is_fragment("123.feature.rst") and is_fragment("+abc.bugfix.md")
+    assert not is_fragment("1.2.0.md")
+    guides = guide_files([(p, 1) for p in ("UPGRADING.md", "docs/guide/migrating-to-v3.md",
+                                           "src/migrations/0001.py", "MIGRATION.md")])  # fmt: skip
+    assert guides == ["MIGRATION.md", "UPGRADING.md", "docs/guide/migrating-to-v3.md"]
+    paths = [("packages/widgets/package.json", 1), ("packages/other/package.json", 1),
+             ("node_modules/widgets/package.json", 1)]  # fmt: skip
+    assert manifest_candidates(paths, "@acme/widgets") == ["packages/widgets/package.json"]
+
+
+# -- 1. per-release files in a docs folder ----------------------------------------------------
+
+
+def test_docs_releases_per_version_read_only_the_range(up_dir):
+    root = "pip/webkit"
+    write(up_dir, f"{root}/meta.json", meta("o/webkit", ["4.1", "4.2", "4.2.1", "4.2.2", "5.0"]))
+    write(up_dir, f"{root}/README.md", "# webkit\n")
+    write(up_dir, f"{root}/docs/releases/4.1.rst", "4.1 release notes\n=================\n\nOld.\n")
+    write(up_dir, f"{root}/docs/releases/4.2.rst",
+          "4.2 release notes\n=================\n\nRemoved ``old_api()``.\n\n"
+          "4.2.2\n-----\n\n- Fixed a crash.\n")  # fmt: skip
+    write(up_dir, f"{root}/docs/releases/4.2.1.rst", "4.2.1 release notes\n===\n\n- A fix.\n")
+    write(up_dir, f"{root}/docs/releases/5.0.rst", "5.0 release notes\n=================\n\nNew.\n")
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("pip", "webkit", "4.1", "4.2.2")
+        asked = contents_asked(up)
+    assert got(r) == ["4.2.2", "4.2.1", "4.2"]
+    assert "docs/releases/4.1.rst" not in asked and "docs/releases/5.0.rst" not in asked
+    assert r.sections[2].body.startswith("Removed ``old_api()``")
+    assert r.sections[2].source.endswith("/docs/releases/4.2.rst")
+    assert r.missing_versions == []
+    assert any(t.startswith("docs/releases/4.2.rst at main") for t in r.sources_tried)
+
+
+def test_whatsnew_files_and_a_file_without_headings(up_dir):
+    root = "pip/tables"
+    write(up_dir, f"{root}/meta.json", meta("o/tables", ["1.5.0", "2.0.0"]))
+    write(
+        up_dir,
+        f"{root}/doc/source/whatsnew/v2.0.0.rst",
+        "Intro paragraph.\n\n- ``frame.ix`` removed\n",
+    )
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("pip", "tables", "1.5.0", "2.0.0")
+    assert got(r) == ["2.0.0"] and "frame.ix" in r.sections[0].body
+
+
+# -- 2. changelog folders, towncrier fragments excluded ---------------------------------------
+
+
+def test_changes_folder_without_fragments(up_dir):
+    root = "pip/frag"
+    write(up_dir, f"{root}/meta.json", meta("o/frag", ["1.1.0", "1.2.0"]))
+    write(up_dir, f"{root}/changes/1.2.0.md", "## 1.2.0\n\n- Dropped `legacy()`.\n")
+    write(up_dir, f"{root}/changes/123.feature.rst", "Unreleased: a feature.\n")
+    write(up_dir, f"{root}/changes/+abc.bugfix.md", "Unreleased: a fix.\n")
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("pip", "frag", "1.1.0", "1.2.0")
+        asked = contents_asked(up)
+    assert got(r) == ["1.2.0"] and "legacy" in r.sections[0].body
+    assert not [p for p in asked if "feature" in p or "bugfix" in p]
+
+
+# -- 3. monorepo package changelogs -----------------------------------------------------------
+
+
+def test_monorepo_package_found_by_its_manifest(up_dir):
+    root = "npm/@acme/widgets"
+    write(up_dir, f"{root}/meta.json", meta("acme/ui", ["1.4.0", "2.0.0"]))
+    write(up_dir, f"{root}/CHANGELOG.md", "# ui\n\n## 9.0.0\n\n- the root app\n")
+    write(up_dir, f"{root}/packages/widgets/package.json", '{"name": "@acme/widgets"}')
+    write(up_dir, f"{root}/packages/widgets/CHANGELOG.md",
+          "# @acme/widgets\n\n## 2.0.0\n\n### Major Changes\n\n- 1a2b3c: Removed `renderAll()`.\n\n"
+          "## 1.4.0\n\n### Minor Changes\n\n- added\n")  # fmt: skip
+    write(up_dir, f"{root}/.changeset/brave-owls.md", "---\n'@acme/widgets': major\n---\n\nNext.\n")
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("npm", "@acme/widgets", "1.4.0", "2.0.0")
+        asked = contents_asked(up)
+    assert got(r) == ["2.0.0"] and "Major Changes" in r.sections[0].body
+    assert r.sections[0].source.endswith("packages/widgets/CHANGELOG.md")
+    assert not [p for p in asked if ".changeset" in p]
+
+
+def test_monorepo_directory_from_the_registry(up_dir):
+    root = "npm/gadget"
+    write(
+        up_dir, f"{root}/meta.json", meta("acme/tools", ["1.0.0", "1.1.0"], directory="libs/gadget")
+    )
+    write(up_dir, f"{root}/libs/gadget/docs/releases/1.1.0.md", "# 1.1.0\n\n- removed `x`\n")
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("npm", "gadget", "1.0.0", "1.1.0")
+    assert got(r) == ["1.1.0"]
+
+
+# -- 4. upgrade guides of a major -------------------------------------------------------------
+
+
+def test_upgrade_guide_section_of_the_target_major(up_dir):
+    root = "pip/shapes"
+    write(up_dir, f"{root}/meta.json", meta("o/shapes", ["2.4.0", "3.0.0"]))
+    write(
+        up_dir,
+        f"{root}/CHANGELOG.md",
+        "# Changelog\n\n## 3.0.0\n\nSee UPGRADING.md.\n\n## 2.4.0\n\n- x\n",
+    )
+    write(up_dir, f"{root}/UPGRADING.md",
+          "# Upgrading\n\n## Upgrading to 3.0\n\n- `Shape.area_of()` was removed; use `Shape.area`.\n\n"
+          "## Upgrading to 2.0\n\n- `Shape.draw_old()` was removed.\n")  # fmt: skip
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("pip", "shapes", "2.4.0", "3.0.0")
+    s = r.sections[0]
+    assert got(r) == ["3.0.0"] and "area_of" in s.body and "draw_old" not in s.body
+    assert s.source.endswith("/UPGRADING.md") and s.heading == "Upgrading to 3.0"
+    assert "See UPGRADING.md." in s.body
+    assert any("upgrade guide" in t for t in r.sources_tried)
+
+
+def test_no_guide_read_for_a_minor_or_a_full_major_note(up_dir):
+    root = "pip/plain"
+    write(up_dir, f"{root}/meta.json", meta("o/plain", ["1.0.0", "1.1.0"]))
+    write(up_dir, f"{root}/CHANGELOG.md", "## 1.1.0\n\n- one\n")
+    write(up_dir, f"{root}/MIGRATION.md", "# Migration\n\nSomething.\n")
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        f.fetch("pip", "plain", "1.0.0", "1.1.0")
+        assert served(up, "/git/trees/") == 0 and served(up, "MIGRATION") == 0
+
+
+# -- 5. files over the contents API's limit ---------------------------------------------------
+
+
+def test_a_file_over_the_contents_limit_is_read_raw(up_dir):
+    root = "npm/big"
+    write(up_dir, f"{root}/meta.json", meta("o/big", ["1.0.0", "1.1.0"]))
+    write(up_dir, f"{root}/CHANGELOG.md", "# Changelog\n\n## 1.1.0\n\n- big change\n" + "x" * 400)
+    with FakeUpstream(up_dir) as up:
+        up.contents_limit = 100
+        f, _ = make(up, raw_url=up.url + "/raw")
+        r = f.fetch("npm", "big", "1.0.0", "1.1.0")
+    assert got(r) == ["1.1.0"] and served(up, "/raw/o/big/HEAD/CHANGELOG.md") == 1
+
+
+def test_a_failed_tree_is_named(up_dir):
+    root = "pip/treeless"
+    write(up_dir, f"{root}/meta.json", meta("o/treeless", ["1.0.0", "1.1.0"]))
+    write(up_dir, f"{root}/docs/releases/1.1.0.md", "- new\n")
+    faults = [{"package": "treeless", "kind": "server_error", "times": 0, "endpoint": "git"}]
+    with FakeUpstream(up_dir, faults) as up:
+        f, _ = make(up, http_retries=0)
+        r = f.fetch("pip", "treeless", "1.0.0", "1.1.0")
+    assert not r.found
+    assert "the file tree of o/treeless at main (could not be read)" in r.sources_tried
+    assert any("file tree of o/treeless" in e for e in r.errors)
+
+
+# -- issue #16: the tag memo ------------------------------------------------------------------
+
+
+def test_a_warm_run_reads_at_the_remembered_tag_with_no_request(up_dir, tmp_path):
+    root = "npm/tagged"
+    write(
+        up_dir, f"{root}/meta.json", meta("o/tagged", ["1.0.0", "1.1.0"], tags=["v1.1.0", "v1.0.0"])
+    )
+    write(up_dir, f"{root}/docs/releases/1.1.0.md", "# 1.1.0\n\n- removed `x`\n")
+    cache = tmp_path / "cache"
+    with FakeUpstream(up_dir) as up:
+        first, http = make(up, cache)
+        r1 = first.fetch("npm", "tagged", "1.0.0", "1.1.0")
+        http.close()
+        n = len(up.requests)
+        second, _ = make(up, cache)
+        r2 = second.fetch("npm", "tagged", "1.0.0", "1.1.0")
+        again = up.requests[n:]
+    assert got(r1) == got(r2) == ["1.1.0"] and "at v1.1.0" in r2.note
+    assert [r.path for r in again if "/github/" in r.path] == []
+    assert TagMemo(cache).get("o/tagged", "npm", "tagged", "1.1.0") == "v1.1.0"
+
+
+def test_tag_memo_survives_a_broken_file(tmp_path):
+    (tmp_path / "release_tags.json").write_text("{not json", encoding="utf-8")
+    memo = TagMemo(tmp_path)
+    assert memo.get("o/r", "pip", "x", "1.0") is None
+    memo.put("o/r", "pip", "x", "1.0", "v1.0")
+    assert TagMemo(tmp_path).get("O/R", "pip", "X", "1.0") == "v1.0"
+
+
+def test_guide_sections_by_major():
+    from depbot.changelogs.folders import guide_section
+
+    guide = "# Upgrading\n\n## Upgrading to 3.0\n\n- a\n\n## Upgrading to 2.0\n\n- b\n"
+    assert guide_section(guide, 3) == ("Upgrading to 3.0", "- a", 3, 6)
+    assert guide_section(guide, 4) is None  # only other majors: not the notes of 4.0
+    assert guide_section("# Migration\n\n- c\n", 5) == ("Migration", "# Migration\n\n- c", 1, 3)

@@ -1,0 +1,1 @@
+export const colors = { primary: "#3355ff", danger: "#cc2222" };

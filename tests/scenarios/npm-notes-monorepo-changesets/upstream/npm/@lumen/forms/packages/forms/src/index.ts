@@ -1,0 +1,2 @@
+export { createForm } from "./form";
+export { validate } from "./validate";
