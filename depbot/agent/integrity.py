@@ -104,8 +104,20 @@ def _leaves(symbol: str) -> set[str]:
 
 
 def _names(text: str, names: set[str]) -> bool:
-    """Whether ``text`` holds one of ``names`` as a whole identifier."""
-    return any(re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text) for n in names)
+    """Whether ``text`` holds one of ``names`` as a whole identifier (``safe*``: any
+    identifier with that prefix, as "removed `safe*` functions" names a family)."""
+    return any(
+        re.search(rf"(?<![{_IDENT}]){re.escape(n[:-1])}[{_IDENT}]*(?![{_IDENT}])", text)
+        if n.endswith("*") and len(n) > 3
+        else re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text)
+        for n in names
+    )
+
+
+def _inert(h: HitFact) -> bool:
+    """A hit in a comment, or in a string that no search judged a strong use (a search
+    for a configuration key judges the string that names it a use)."""
+    return h.context == "comment" or (h.context == "string" and h.evidence != "strong")
 
 
 def _check_evidence(
@@ -137,12 +149,13 @@ def _check_evidence(
         for c in changes:
             body = ledger.sections[c.section_ref].body
             said |= {n for s in c.symbols for n in _leaves(s) if _names(body, {n})}
-    cited = {(h.path, h.line) for h in hits if h.context not in ("comment", "string")}
+    cited = {(h.path, h.line) for h in hits if not _inert(h)}
     tags: set[tuple[str, str]] = set()  # the searches that found a cited line, under any id
     for hid, fact in list(ledger.hits.items()):
         if (fact.path, fact.line) in cited:
             tags |= ledger.hit_tags.get(hid, set())
-    if any(p == pkg and _leaves(s) & said for p, s in tags):
+    wild = {n for n in said if n.endswith("*")}
+    if any(p == pkg and (_leaves(s) & said or _names(s, wild)) for p, s in tags):
         return
     if any(_names(h.text, said) for h in hits if (h.path, h.line) in cited):
         return
@@ -155,7 +168,7 @@ def _check_evidence(
 
 def _api_backed(changes: list[BreakingChange], hits: list[HitFact], ledger: Ledger) -> bool:
     """Whether a cited strong api_diff finding has one of the cited code hits among its uses."""
-    cited = {(h.path, h.line) for h in hits if h.context not in ("comment", "string")}
+    cited = {(h.path, h.line) for h in hits if not _inert(h)}
     for change in changes:
         fact = ledger.api_findings.get(change.section_ref)
         if fact is None or fact.strength != "strong":
@@ -289,7 +302,7 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
                 "affected needs at least one hit id returned by a search in this run; "
                 "search first, or conclude not_affected / unknown"
             )
-        if all(h.context in ("comment", "string") for h in hits):
+        if all(_inert(h) for h in hits):
             raise Rejected(
                 "every cited hit sits in a comment or a string literal, which breaks nothing; "
                 "cite code hits or conclude not_affected"

@@ -83,7 +83,9 @@ def checked_uses(
     answers: dict[Query, SymbolResult] = {}
     for q in wanted:
         try:
-            answers[q] = services.search_symbol(eco, pkg, q.symbol, kind=q.kind, of=q.of, arg=q.arg)
+            answers[q] = services.search_symbol(
+                eco, pkg, q.symbol, kind=q.kind, of=q.of, arg=q.arg, max_positional=q.max_positional
+            )
         except ToolError as exc:
             notes.append(f"{q.kind} search for {q.symbol}: {exc}")
     return report, answers, notes

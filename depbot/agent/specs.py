@@ -73,7 +73,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "positional arguments), signature (calls shaped like symbol, e.g. 'res.send(status)'), "
             "literal_arg (calls of symbol passing the literal arg), module (require() of an "
             "ES-module-only package from CommonJS), default_import, subpath ('pkg/sub' entry "
-            "point), module_path ('pkg.sub' module), config_key, async (calls not awaited). "
+            "point), module_path ('pkg.sub' module), config_key (of = the config file when "
+            "named, e.g. 'pyproject.toml'), config_file (files named symbol, e.g. '.babelrc', "
+            "that configure the package), async (calls not awaited), behaviour (calls of "
+            "symbol whose behaviour changed: each to verify). "
             "Hits say how strong the evidence is and why."
         ),
         "parameters": {

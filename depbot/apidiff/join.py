@@ -21,6 +21,7 @@ MAX_QUERIES = 16  # symbol searches per update; the rest are counted in a note
 PARAM_GONE = ("param_removed", "param_renamed")
 PARAM_NEEDED = ("param_now_required", "param_added_required")
 UseHit = SymbolHit | ImportSite
+INDIRECT = ("re-export", "served by __getattr__")  # details of names no `def`/`class` defines
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Query:
     kind: str
     of: str = ""
     arg: str = ""
+    max_positional: int = 1
 
 
 @dataclass
@@ -89,40 +91,63 @@ def used_paths(report: ImportReport) -> list[tuple[str, ImportSite]]:
 
 
 def _query(change: ApiChange) -> Query | None:
+    if change.kind == "removed" and change.detail == "re-export":
+        return None  # the name lives on where it is defined: only an import of this path breaks
     if change.kind == "removed":
         return Query(change.path, "name")
     if change.kind in PARAM_GONE:
         return Query(_old_param(change), "parameter", of=change.path)
     if change.kind in PARAM_NEEDED:
         return Query(_callable(change.path), "required_arg", arg=change.detail)
+    if _now_keyword_only(change):  # a call passing more positional arguments passes it so
+        return Query(_callable(change.path), "positional", max_positional=change.position)
     return None
+
+
+def _now_keyword_only(change: ApiChange) -> bool:
+    return (
+        change.kind == "param_kind_changed"
+        and change.detail.endswith("→ keyword-only")
+        and change.position >= 0
+    )
 
 
 def _word(change: ApiChange) -> str:
     """The identifier a use of the change must contain."""
     if change.kind in PARAM_GONE:
         return _old_param(change)
-    if change.kind in PARAM_NEEDED:
+    if change.kind in PARAM_NEEDED or _now_keyword_only(change):
         return _leaf(_callable(change.path))
     return _leaf(change.path)
 
 
 def _imported_directly(path: str, used: list[tuple[str, ImportSite]]) -> list[ImportSite]:
-    return [s for u, s in used if u == path or u.startswith(path + ".")]
+    """The sites importing ``path`` or a name under it, each statement once."""
+    sites = [s for u, s in used if u == path or u.startswith(path + ".")]
+    return [s for i, s in enumerate(sites) if all(s is not t for t in sites[:i])]
 
 
 def queries(diff: ApiDiff, report: ImportReport, names: set[str]) -> tuple[list[Query], list[str]]:
     """The symbol searches the join needs; ``names``: identifiers the importing files use."""
-    if diff.ecosystem == "npm" or not report.sites:
+    if not report.sites:
         return [], []
+    if diff.ecosystem == "npm":
+        return _npm_queries(diff, report), []
     tops = {s.module.split(".")[0] for s in report.sites}
     used = used_paths(report)
     wanted: list[Query] = []
-    for change in diff.changes:
+    # names a module only imported or served lazily come last: the cap keeps the defined ones
+    ordered = sorted(
+        _first_keyword_only(diff.changes),
+        key=lambda c: c.kind == "removed" and c.detail in INDIRECT,
+    )
+    for change in ordered:
         query = _query(change)
         if query is None or change.path.split(".")[0] not in tops or _word(change) not in names:
             continue
-        if change.kind == "removed" and _imported_directly(change.path, used):
+        if change.kind == "removed" and any(
+            not s.guarded for s in _imported_directly(change.path, used)
+        ):
             continue  # the import site itself is the use
         if query not in wanted:
             wanted.append(query)
@@ -132,6 +157,29 @@ def queries(diff: ApiDiff, report: ImportReport, names: set[str]) -> tuple[list[
             f"{len(wanted) - MAX_QUERIES} more changed names this code mentions not checked"
         )
     return wanted[:MAX_QUERIES], notes
+
+
+def _first_keyword_only(changes: list[ApiChange]) -> list[ApiChange]:
+    """The changes, with only the earliest parameter of each callable made keyword-only:
+    a call that passes it positionally is the one that breaks first."""
+    first: dict[str, ApiChange] = {}
+    for change in changes:
+        if _now_keyword_only(change):
+            kept = first.get(change.path)
+            if kept is None or change.position < kept.position:
+                first[change.path] = change
+    return [c for c in changes if not _now_keyword_only(c) or first[c.path] is c]
+
+
+def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
+    """A root default export gone: does a ``require`` of the module object call it?"""
+    module_objects = [
+        s
+        for s in report.sites
+        if s.style == "require" and not s.subpath and {"*", "default"} & set(s.names.values())
+    ]
+    gone = any(c.kind == "default_removed" and c.path == report.package for c in diff.changes)
+    return [Query(report.package, "default_import")] if gone and module_objects else []
 
 
 # -- the join -----------------------------------------------------------------------------------
@@ -147,6 +195,7 @@ def _sentence(change: ApiChange) -> str:
         "param_renamed": f"{short} renamed parameter {change.detail}",
         "param_now_required": f"{short} now requires {change.detail}",
         "param_added_required": f"{short} takes a new required parameter {change.detail}",
+        "param_kind_changed": f"{short} parameter {change.detail}",
         "became_esm_only": f"{change.path} is an ES module only ({change.detail})",
         "subpath_closed": f"{change.path} is no longer an entry point (exports)",
         "default_removed": f"{change.path} has no default export",
@@ -180,7 +229,9 @@ def _finding(diff: ApiDiff, change: ApiChange, artifact: str, hits: list[UseHit]
     )  # fmt: skip
 
 
-def _npm_uses(change: ApiChange, sites: Iterable[ImportSite]) -> list[UseHit]:
+def _npm_uses(
+    change: ApiChange, sites: Iterable[ImportSite], answers: Mapping[Query, SymbolResult]
+) -> list[UseHit]:
     live = [s for s in sites if not s.type_only]
     path = change.path
     if change.kind == "became_esm_only":
@@ -190,7 +241,13 @@ def _npm_uses(change: ApiChange, sites: Iterable[ImportSite]) -> list[UseHit]:
         return [s for s in live if s.module in deep or s.module.startswith(path + "/")]
     named = [s for s in live if s.module == path and s.style in ("import", "export-from")]
     if change.kind == "default_removed":
-        return [s for s in named if "default" in s.names.values()]
+        hits: list[UseHit] = [s for s in named if "default" in s.names.values()]
+        seen = {(h.path, h.line) for h in hits}
+        called = answers.get(Query(path, "default_import"))
+        for h in called.hits if called is not None else []:
+            if h.context == "code" and (h.path, h.line) not in seen:
+                hits.append(h)  # `const x = require('pkg'); x(...)`: the module object called
+        return hits
     if change.kind == "export_removed":
         mine = [s for s in live if s.module == path]
         return [s for s in mine if change.detail in s.names.values()]
@@ -203,8 +260,8 @@ def _python_uses(
     answers: Mapping[Query, SymbolResult],
 ) -> list[UseHit]:
     hits: list[UseHit] = []
-    if change.kind == "removed":
-        hits.extend(_imported_directly(change.path, used))
+    if change.kind == "removed":  # `try: from new import X except ImportError: …` copes
+        hits.extend(s for s in _imported_directly(change.path, used) if not s.guarded)
     query = _query(change)
     result = answers.get(query) if query is not None else None
     if result is not None:
@@ -221,9 +278,9 @@ def join(
     """The changes of ``diff`` that touch a use; ``artifact`` labels the new release."""
     used = used_paths(report)
     findings: list[Finding] = []
-    for change in diff.changes:
+    for change in _first_keyword_only(diff.changes):
         if diff.ecosystem == "npm":
-            hits = _npm_uses(change, report.sites)
+            hits = _npm_uses(change, report.sites, answers)
         else:
             hits = _python_uses(change, used, answers)
         if hits:

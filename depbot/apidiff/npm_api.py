@@ -167,11 +167,13 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
         targets = [t for t in (package.types, package.main, "index.js") if t]
     else:
         targets = [subpath[2:]]
+    ambient = _ambient(package).get(package.name + subpath[1:])
     for target in targets:
         declaration = _declaration_for(package, target)
         if declaration is not None:
-            return file_exports(declaration, package.root)
-    ambient = _ambient(package).get(package.name + subpath[1:])
+            # a declaration file of only `declare module 'pkg' { … }` blocks exports nothing
+            # at its top level: the blocks say what the package exports
+            return file_exports(declaration, package.root) | (ambient or set())
     if ambient is not None:
         return ambient
     for target in targets:
@@ -182,8 +184,12 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
 
 
 def _ambient(package: NpmPackage) -> dict[str, set[str]]:
+    """`declare module` blocks of the package's declarations, its `types` file first."""
     found: dict[str, set[str]] = {}
-    for rel in _files(package, DECLARATION_SUFFIXES)[:50]:
+    files = _files(package, DECLARATION_SUFFIXES)
+    main = package.types.removeprefix("./")
+    ordered = ([main] if main in files else []) + [f for f in files if f != main][:50]
+    for rel in ordered:
         for module, names in ambient_modules(package.root / rel).items():
             found.setdefault(module, set()).update(names)
     return found

@@ -2,7 +2,8 @@
 
 ESM (``export function/class/const/interface/type``, ``export { a, b as c }``, ``export *
 from './x'`` followed within the package, ``export default``), TypeScript ``export =``
-(a default, plus the members of the namespace it names), ``declare module 'name' { … }``, and
+(a default, plus the members of the namespace it names), ``declare module 'name' { … }`` (whose
+declarations are exported without ``export`` unless it has ``export =`` / ``export { … }``), and
 CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(exports, 'x')``,
 ``module.exports = fn``). No code is run and no regular expression reads code.
 """
@@ -205,7 +206,40 @@ def ambient_modules(file: Path) -> dict[str, set[str]]:
         for statement in body.named_children:
             if statement.type == "export_statement":
                 names |= _export_statement(statement, body, ctx)
+        if _exports_implicitly(body):
+            names |= _implicit_names(body)
     return found
+
+
+_DECLARATIONS = frozenset({
+    "function_signature", "function_declaration", "class_declaration",
+    "abstract_class_declaration", "lexical_declaration", "variable_declaration",
+    "interface_declaration", "type_alias_declaration", "enum_declaration",
+    "internal_module", "module", "ambient_declaration",
+})  # fmt: skip
+
+
+def _exports_implicitly(body: tree_sitter.Node) -> bool:
+    """A `declare module 'x' { … }` block exports every declaration in it unless it has an
+    export assignment (`export =`) or an export list (`export { … }`)."""
+    for statement in body.named_children:
+        if statement.type != "export_statement":
+            continue
+        tokens = {c.type for c in statement.children}
+        if "=" in tokens or any(c.type == "export_clause" for c in statement.named_children):
+            return False
+    return True
+
+
+def _implicit_names(body: tree_sitter.Node) -> set[str]:
+    names: set[str] = set()
+    for statement in body.named_children:
+        inner = statement
+        if statement.type == "expression_statement" and statement.named_children:
+            inner = statement.named_children[0]  # `namespace a {}` parses as an expression
+        if inner.type in _DECLARATIONS:
+            names.update(_declared_names(inner))
+    return names
 
 
 def file_exports(file: Path, root: Path, depth: int = 0, seen: set[Path] | None = None) -> set[str]:

@@ -17,7 +17,8 @@ from pathlib import Path
 import griffe
 
 from depbot.apidiff.pydeprecations import scan_files
-from depbot.apidiff.python_moved import moved_breakages, walk_modules
+from depbot.apidiff.pylazy import lazy_served, lazy_targets
+from depbot.apidiff.python_moved import moved_breakages, vanished_names, walk_modules
 from depbot.apidiff.records import ApiChange, Deprecation
 
 SKIP_DIRS = frozenset({"tests", "test", "testing", "__pycache__", "docs", "examples"})
@@ -164,7 +165,10 @@ def _detail(kind: str, breakage: griffe.Breakage) -> str:
 
 
 def to_change(
-    breakage: griffe.Breakage, public: dict[str, str], roots: tuple[Path, ...]
+    breakage: griffe.Breakage,
+    public: dict[str, str],
+    roots: tuple[Path, ...],
+    old: griffe.Object | griffe.Alias | None = None,
 ) -> ApiChange | None:
     """One griffe breakage as a depbot record; None for a private parameter's change."""
     kind = _KINDS.get(breakage.kind.name, breakage.kind.name.lower())
@@ -175,7 +179,28 @@ def to_change(
     if kind == "base_removed" and detail in ("", "object"):
         return None  # `class C(object)` → `class C`: no change
     path = _user_path(breakage.obj.path, public)
-    return ApiChange(kind, path, detail, _where(breakage.obj, roots))
+    position = _position(breakage, old, path) if kind == "param_kind_changed" else -1
+    return ApiChange(kind, path, detail, _where(breakage.obj, roots), position)
+
+
+def _position(
+    breakage: griffe.Breakage, old: griffe.Object | griffe.Alias | None, path: str
+) -> int:
+    """Where the changed parameter sat among the arguments a call of the old release
+    passes (``self`` not counted); -1 when the old function is not found."""
+    if old is None or not path.startswith(old.path + "."):
+        return -1
+    try:
+        function = old[path[len(old.path) + 1 :]]
+        function = function.final_target if function.is_alias else function
+        names = [p.name for p in function.parameters]
+    except (KeyError, AttributeError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return -1
+    parent = function.parent
+    if names and names[0] in ("self", "cls") and parent is not None and parent.is_class:
+        names = names[1:]
+    name = _param_name(breakage)
+    return names.index(name) if name in names else -1
 
 
 def merge_renames(changes: list[ApiChange]) -> list[ApiChange]:
@@ -210,6 +235,10 @@ def python_changes(
     new_files = _capped(python_files(new_root, new_tops), notes, new_root)
     scan_files(old_root, old_files, notes)  # only for the notes of files that do not parse
     deprecated, lazy = scan_files(new_root, new_files, notes)
+    old_lazy = lazy_served(old_root, old_files)
+    for module, names in lazy_served(new_root, new_files).items():  # tables at module level
+        lazy.setdefault(module, set()).update(names)
+    served = lazy_targets(new_root, new_files)
     if len(old_files) != len(python_files(old_root, old_tops)) or len(new_files) != len(
         python_files(new_root, new_tops)
     ):
@@ -234,11 +263,17 @@ def python_changes(
             continue
         stats["objects"] = stats.get("objects", 0) + _count(old) + _count(new)
         public = public_paths(new)
-        moved = list(moved_breakages(old, new))
+        mine = {m: t for m, t in served.items() if m == top or m.startswith(top + ".")}
+        moved = list(moved_breakages(old, new, mine))
         public.update((canonical, path) for canonical, path, _ in moved)
         breakages = chain(griffe.find_breaking_changes(old, new), (b for _, _, b in moved))
+        reported = {c.path for c in changes}
+        for path, how in vanished_names(old, new, old_lazy, lazy):
+            if path not in reported:
+                where = _module_file(old_root, path.rsplit(".", 1)[0])
+                changes.append(ApiChange("removed", path, how, where))
         for breakage in breakages:
-            change = to_change(breakage, public, roots)
+            change = to_change(breakage, public, roots, old)
             if change is not None:
                 changes.append(change)
             if len(changes) >= MAX_CHANGES:
@@ -258,6 +293,14 @@ def python_changes(
         )
     stats["seconds"] = round(time.perf_counter() - started, 3)
     return merge_renames(changes), deprecated
+
+
+def _module_file(root: Path, module: str) -> str:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base / "__init__.py", base.with_suffix(".py"), base.with_suffix(".pyi")):
+        if candidate.is_file():
+            return candidate.relative_to(root).as_posix()
+    return module.replace(".", "/")
 
 
 def _capped(files: list[Path], notes: list[str], root: Path) -> list[Path]:

@@ -34,6 +34,7 @@ class ApiChange:
     path: str  # dotted public path (Python) or `pkg/subpath` (npm)
     detail: str = ""  # parameter name, old → new values, one line
     where: str = ""  # file (and part of it) in the release that shows it
+    position: int = -1  # a parameter's change: its index among the call's arguments (no self)
 
     def line(self) -> str:
         detail = f" ({self.detail})" if self.detail else ""

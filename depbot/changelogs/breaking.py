@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 
 from depbot.changelogs.items import (
     DEPRECATION,
+    EXPLICIT_BREAKING,
     FUTURE_REMOVAL,
     REMOVAL_CONTEXT,
     REMOVAL_PHRASE,
     categorize,
     clean,
     code_spans,
+    deprecates_only,
     is_gone_no_longer,
     sentences,
     split_items,
@@ -47,6 +49,18 @@ from depbot.changelogs.spans import (
     roles,
     span_positions,
 )
+from depbot.changelogs.wording import (
+    REQUIRED_ARG_MORE,
+    Candidate,
+    _behaviour_candidates,
+    _config_candidates,
+    _generic,
+    _moved_candidates,
+    _searchable_name,
+    behaviour_change,
+    moved_out,
+    not_an_api_name,
+)
 
 # --- categories -----------------------------------------------------------------------------
 
@@ -63,71 +77,9 @@ CANDIDATE_KINDS = (
     "module_path",  # a removed (sub)module such as `pkg.sub`
     "config_key",  # a configuration key / environment variable no longer read
     "async",  # calls of `symbol` that are not awaited
+    "behaviour",  # calls of `symbol`, whose behaviour changed: each must be verified
+    "config_file",  # a configuration file (`.babelrc`, `setup.cfg`) the release no longer reads
 )
-
-
-# names too common to mean anything on their own (they need a qualifier or a call shape)
-GENERIC_NAMES = frozenset(
-    """
-    a an the it is of to in on at by and or not as if for from with self this cls args kwargs
-    append pop push get set put add remove delete clear copy update keys values items index
-    count sort reverse insert extend find join split replace format strip lower upper map filter
-    reduce some every slice splice shift unshift concat includes send json text data body status
-    type name value id key main default run start stop close open read write load dump dumps loads
-    call apply bind next then catch finally resolve reject error log info warn debug emit on off
-    once listen render redirect query params param top end size length list dict str int float
-    bool bytes object array string number function module require import export exports new
-    init setup config options option settings env path url file files dir module window document
-    true false none null undefined fn cb callback handler hidden browser field top level mode
-    request response session client server app router model view user cache logger util utils
-    helpers base core types api lib src test tests example examples package version
-    """.split()
-)
-# words that name technologies, not APIs
-_TECH_WORDS = frozenset(
-    """
-    commonjs cjs esm es es6 es2015 umd amd typescript javascript node nodejs python pypy deno bun
-    webpack rollup babel jest npm yarn pnpm pip wheel sdist http https json yaml toml utf utf8
-    """.split()
-)
-# JavaScript globals: never the package's API as a qualifier or a bare name
-JS_GLOBALS = frozenset(
-    """
-    Math JSON Object Array Promise String Number Boolean Date RegExp Error TypeError SyntaxError
-    process console window document global globalThis Buffer Symbol Map Set WeakMap Reflect Proxy
-    Intl URL URLSearchParams setTimeout setInterval require module exports navigator
-    """.split()
-)
-# Python builtins: never the package's API as a bare name
-PY_BUILTINS = frozenset(
-    """
-    ImportError ValueError TypeError KeyError AttributeError RuntimeError Exception OSError IOError
-    DeprecationWarning UserWarning Warning FutureWarning StopIteration NotImplementedError
-    print len str int float dict list set tuple bytes object type isinstance super open
-    """.split()
-)
-BUILTINS = JS_GLOBALS | PY_BUILTINS
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """Something to look for in the client code."""
-
-    symbol: str
-    kind: str = "name"
-    of: str = ""  # owning callable / class, for parameter-like kinds
-    arg: str = ""  # required_arg: the argument; literal_arg: the literal
-    max_positional: int = 1
-
-    def to_dict(self) -> dict[str, object]:
-        d: dict[str, object] = {"symbol": self.symbol, "kind": self.kind}
-        if self.of:
-            d["of"] = self.of
-        if self.arg:
-            d["arg"] = self.arg
-        if self.kind == "positional":
-            d["max_positional"] = self.max_positional
-        return d
 
 
 @dataclass(frozen=True)
@@ -140,29 +92,7 @@ class Item:
     replacements: tuple[str, ...] = ()
     removes_deprecated: bool = False
     old_code: tuple[str, ...] = field(default=())  # removed lines of a diff example
-
-
-def _generic(symbol: str) -> bool:
-    leaf = symbol.rsplit(".", 1)[-1].lstrip("@")
-    if "." in symbol:
-        return symbol.split(".", 1)[0] in JS_GLOBALS
-    low = leaf.lower()
-    return low in GENERIC_NAMES or low in _TECH_WORDS or leaf in BUILTINS or len(leaf) < 3
-
-
-def _searchable_name(text: str) -> str | None:
-    t = text.strip().lstrip("@").rstrip(";")
-    jsx = re.fullmatch(r"</?\s*([A-Za-z_$][\w$.]*)[^<>]*/?>", t)  # `<Switch>`, `<Route />`
-    if jsx:
-        t = jsx.group(1)
-    if t.endswith("()"):
-        t = t[:-2]
-    if t.startswith("."):
-        t = t[1:]
-    t = t.replace("#", ".").replace("::", ".")  # AxiosError#status, Class::method
-    if IDENT.match(t) or DOTTED.match(t):
-        return t
-    return None
+    deprecates: tuple[Candidate, ...] = ()  # a deprecation: the names it deprecates (still working)
 
 
 _ESM_ONLY = re.compile(
@@ -176,10 +106,14 @@ _ESM_ONLY = re.compile(
     """
 )
 _DEFAULT_EXPORT_GONE = re.compile(
-    r"default\s+export\b.*\b(removed|gone|no\s+longer|any\s*more|dropped)|"
-    r"\bno\s+default\s+export\b|there\s+is\s+no\s+default\s+export",
+    r"default\s+export\b.{0,200}?\b(removed|gone|no\s+longer|any\s*more|dropped)|"
+    r"\bno\s+default\s+export\b|there\s+is\s+no\s+default\s+export"
+    r"|\b(remov(e|ed|es)|drop(s|ped)?|delet(e|ed|es))\s+(the\s+)?(callable\s+|module\s+)?default\s+export"
+    r"|\b(module|package|export)\s+(itself\s+)?(is\s+)?no\s+longer\s+callable\b",
     re.I,
 )
+# "feat(x): explicit import <pkg> (BREAKING CHANGE)": the package must be imported by name
+_EXPLICIT_IMPORT = re.compile(r"\bexplicit\s+(named\s+)?imports?\b", re.I)
 _REQUIRED_ARG = [
     re.compile(
         r"(now\s+)?(always\s+)?requires?\s+(the|a|an)\s+`*(?P<arg>[A-Za-z_]\w*)`*\s+"
@@ -187,7 +121,8 @@ _REQUIRED_ARG = [
         re.I,
     ),
     re.compile(
-        r"`*(?P<arg>[A-Za-z_]\w*)`*\s+(argument|parameter|param|option)\s+is\s+(now\s+)?(required|mandatory)",
+        r"(?<!\w)`*(?P<arg>[A-Za-z_]\w*)`*\s+(argument|parameter|param|option)\s+is\s+(now\s+)?"
+        r"(required|mandatory)",
         re.I,
     ),
     re.compile(
@@ -196,6 +131,7 @@ _REQUIRED_ARG = [
         re.I,
     ),
     re.compile(r"now\s+(needs|requires|takes)\s+a\s+(?P<arg>callback)\b", re.I),
+    *REQUIRED_ARG_MORE,
 ]
 _WITHOUT_ARG = re.compile(
     r"\bwithout\s+(a|an|the|any)\s+[\w ]{0,20}(name|argument|value|field)", re.I
@@ -213,6 +149,14 @@ _ASYNC = re.compile(
 )
 _LITERAL_GONE = re.compile(
     r"no\s+longer\s+(understood|accepted|supported|recognized|recognised|allowed|valid)", re.I
+)
+# a family of names by their prefix, "removed `legacy*` functions" (3+ characters before it)
+WILDCARD = re.compile(r"^[A-Za-z_$][\w$]{2,40}\*$")
+# a sentence about the static types of an API, not about the API itself
+_TYPE_LEVEL = re.compile(
+    r"\bgenerics?\b|\btype\s+(parameters?|arguments?|params?|inference)\b|\btypings?\b"
+    r"|\btype[- ]level\b|\btype\s+definitions?\b",
+    re.I,
 )
 _SUBMODULES = re.compile(r"\b(sub)?modules?\b|\bsubpackages?\b", re.I)
 _CONFIGISH = re.compile(
@@ -237,7 +181,9 @@ def extract_candidates(
 
     if _ESM_ONLY.search(text):
         cands.append(Candidate(package, "module"))
-    if _DEFAULT_EXPORT_GONE.search(text):
+    if _DEFAULT_EXPORT_GONE.search(text) or (
+        _EXPLICIT_IMPORT.search(text) and EXPLICIT_BREAKING.search(text)
+    ):
         cands.append(Candidate(package, "default_import"))
 
     submodules = bool(_SUBMODULES.search(text))
@@ -247,18 +193,33 @@ def extract_candidates(
         removal = bool(REMOVAL_PHRASE.search(sentence)) or gone is True
         behaviour_only = gone is False and not REMOVAL_PHRASE.search(sentence)
         names_allowed = (removal or removal_ctx) and not behaviour_only
+        if deprecates_only(sentence):
+            names_allowed = False  # deprecated, still working: not a removal
+        if _TYPE_LEVEL.search(sentence) and not removal:
+            names_allowed = False  # "`f` takes an additional generic": the types changed
         if FUTURE_REMOVAL.search(sentence) and not re.search(
             r"\b(was|were|has been|have been|is|are)\s+removed\b", sentence, re.I
         ):
             names_allowed = False
+
+        spans = [s for s in spans if not not_an_api_name(s.text)]
+        before = len(cands)
+        if _renamed_by_arrow(sentence, spans, cands, news):
+            continue
+        if _config_candidates(sentence, spans, cands, news):
+            continue
+        moved = moved_out(sentence)
+        if moved >= 0:
+            _moved_candidates(spans, moved, own_names, import_names, cands, news)
+            continue
 
         # patterns that work on the call shape rather than a removed name
         for pattern in _REQUIRED_ARG:
             m = pattern.search(sentence)
             if m:
                 arg = m.group("arg")
-                func = _nearest_callable(spans, m.start())
-                if func and arg:
+                func = _nearest_callable([s for s in spans if s.text != arg], m.start())
+                if func and arg and func != arg:
                     cands.append(Candidate(func, "required_arg", arg=arg))
                     names_allowed = False
                 break
@@ -343,6 +304,9 @@ def extract_candidates(
                     continue
             if not names_allowed:
                 continue
+            if WILDCARD.match(raw):
+                cands.append(Candidate(raw, "name"))  # `safe*`: the planner expands it
+                continue
             name = _searchable_name(call.group(1) if call else raw)
             if not name:
                 continue
@@ -354,7 +318,11 @@ def extract_candidates(
                 continue
             if _generic(name):
                 continue
+            if "." in name and name.islower() and name.split(".", 1)[0] in own_names:
+                cands.append(Candidate(name, "module_path"))  # `pkg.sub`: maybe a module
             cands.append(Candidate(name, "name"))
+        if len(cands) == before and behaviour_change(sentence):
+            cands.extend(_behaviour_candidates(sentence, spans))
 
     for line in old_code:
         m = re.search(r"""require\(\s*['"]([^'"]+/[^'"]+)['"]\s*\)""", line)
@@ -368,6 +336,29 @@ def extract_candidates(
             seen.add(k)
             out.append(c)
     return out, news
+
+
+# "`old` → `new`", "`old` -> `new`" in a breaking item (a rename list under "functions renamed:")
+_RENAME_ARROW = re.compile(r"(?<=`)\s*(→|->|=>|⇒|⟶)\s*(?=`)")
+
+
+def _renamed_by_arrow(
+    sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]
+) -> bool:
+    """The names before a rename arrow are gone (searched), those after it replace them."""
+    arrow = _RENAME_ARROW.search(sentence)
+    if not arrow or not spans or spans[0].start > arrow.start():
+        return False
+    if not any(s.start >= arrow.end() for s in spans):
+        return False
+    for s in spans:
+        if s.start >= arrow.end():
+            news.append(s.text)
+            continue
+        name = _searchable_name(callee(s.text))
+        if name and not _generic(name):
+            cands.append(Candidate(name, "name"))
+    return True
 
 
 def _nearest_callable(spans: list[Span], pos: int) -> str:
@@ -404,6 +395,8 @@ def analyze_section(
         if not text:
             continue
         category = categorize(text, raw.context, clean(raw.parent))
+        if category == "info" and _changes_named_api(text, f"{raw.context} {raw.parent}"):
+            category = "breaking"
         removes_deprecated = bool(
             re.search(
                 r"deprecat\w*.{0,40}\b(remov|gone|delet|dropp)|\bremov\w*.{0,40}deprecat",
@@ -428,6 +421,9 @@ def analyze_section(
             )
         if category == "info" and not removes_deprecated:
             continue
+        deprecates: list[Candidate] = []
+        if category == "deprecation":
+            deprecates = _as_removed(text, package, import_names)[0]
         out.append(
             Item(
                 text=text,
@@ -436,9 +432,43 @@ def analyze_section(
                 replacements=tuple(dict.fromkeys(news)),
                 removes_deprecated=removes_deprecated,
                 old_code=old_code,
+                deprecates=tuple(deprecates),
             )
         )
     return out
+
+
+_NOT_A_BREAK_CTX = re.compile(
+    r"\b(features?|added|new|improvements?|enhancements?|bug ?fix(es)?|fixe[sd]|docs?)\b", re.I
+)
+
+
+def _changes_named_api(text: str, context: str) -> bool:
+    """A name moved to another distribution, or a named API behaves differently: breaking,
+    though none of the removal words is there (outside feature and fix lists)."""
+    if _NOT_A_BREAK_CTX.search(context) or deprecates_only(text):
+        return False
+    return any(
+        moved_out(s) >= 0 or (behaviour_change(s) and _names_api(s)) for s in sentences(text)
+    )
+
+
+def _names_api(sentence: str) -> bool:
+    """A code span, or a plain dotted name or call (``jwt.encode``, ``load()``) when the
+    sentence has no code spans."""
+    if code_spans(sentence):
+        return True
+    return any(DOTTED.match(s.text) or CALL.match(s.text) for s in span_positions(sentence))
+
+
+def _as_removed(
+    text: str, package: str, import_names: tuple[str, ...]
+) -> tuple[list[Candidate], list[str]]:
+    """A deprecation read as the removal it announces: the names it deprecates."""
+    text = re.sub(r"\b(is|are)\s+(now\s+)?deprecated\b", "is removed", text, flags=re.I)
+    text = re.sub(r"`*\b\w*DeprecationWarning\b`*", "a warning", text)
+    text = re.sub(r"\bdeprecat\w*", "removed", text, flags=re.I)
+    return extract_candidates(text, context="removed", package=package, import_names=import_names)
 
 
 def deprecated_names(
@@ -450,12 +480,7 @@ def deprecated_names(
         text = clean(raw.text)
         if not DEPRECATION.search(text + " " + raw.context):
             continue
-        cands, news = extract_candidates(
-            re.sub(r"\b(is|are)\s+(now\s+)?deprecated\b", "is removed", text, flags=re.I),
-            context="removed",
-            package=package,
-            import_names=import_names,
-        )
+        cands, news = _as_removed(text, package, import_names)
         if cands:
             out.append(
                 Item(

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 REMOVAL_CONTEXT = re.compile(r"\b(remov(e|ed|al|als)|delet(e|ed|ions?)|drop(ped)?|gone)\b", re.I)
 _BREAKING_CTX = re.compile(
-    r"breaking|backwards?[- ]incompatible|\bincompatib|⚠|\bremov|\bdelet|\bdropped\b", re.I
+    r"breaking|backwards?[- ]incompatible|\bincompatib|⚠|\bremov|\bdelet|\bdropped\b"
+    r"|\bmajor\s+changes?\b",  # changesets' "### Major Changes" of a released package
+    re.I,
 )
 DEPRECATION = re.compile(r"deprecat", re.I)
 _FIX_CTX = re.compile(r"\b(bug ?fix(es)?|fixe[sd]|fixed|security)\b", re.I)
@@ -40,12 +42,34 @@ FUTURE_REMOVAL = re.compile(
     r"\bin\s+a\s+future\s+(release|version)|\bwill\s+be\s+dropped|\bwill\s+no\s+longer",
     re.I,
 )
+# what takes a name away for good; "renamed", "replaced by", "moved" of a deprecated name
+# leave it working (an alias that warns)
+HARD_REMOVAL = re.compile(
+    r"\b(removed|deleted|dropped|gone|removal\s+of|there\s+is\s+no|no\s+longer\s+(exists?|available|"
+    r"importable|exported|provided|shipped|included|part\s+of))\b|^\W*remov\w*\b",
+    re.I,
+)
+
+
+def deprecates_only(text: str) -> bool:
+    """The item deprecates a name that keeps working ("`x` is deprecated in favour of `y`",
+    "renamed to `y`; the old name is deprecated", "emits a DeprecationWarning"): nothing
+    is removed by it. "`x`, deprecated since 1.2, has been removed" is a removal."""
+    if not DEPRECATION.search(text):
+        return False
+    for s in sentences(text):
+        if HARD_REMOVAL.search(s) and not FUTURE_REMOVAL.search(s):
+            return False
+    return True
+
+
 _RUNTIME = re.compile(
     r"\b(python|pypy|node(\.js)?|nodejs|npm|deno|bun|ie|internet explorer|safari|chrome|firefox|"
     r"openssl|libressl|windows|macos|linux)\b",
     re.I,
 )
 _EXPLICIT_BREAKING = re.compile(r"\(breaking( change)?\)|\*\*breaking\b|^breaking\b|BREAKING", re.I)
+EXPLICIT_BREAKING = _EXPLICIT_BREAKING  # an item that says it breaks, in its own words
 
 # "no longer <verb>" that says a thing is gone (rather than behaves differently)
 _GONE_VERBS = (
@@ -55,6 +79,13 @@ _GONE_VERBS = (
     "understood", "honoured", "honored", "has", "have", "takes", "take", "valid",
     "public", "documented", "there", "a", "an", "callable",
 )  # fmt: skip
+# active verbs whose object says what is gone only when it is a name ("no longer accepts
+# `timeout`"); with a plain-words object ("no longer accepts unsigned tokens") the API stays
+# and the values it takes changed
+_OBJECT_VERBS = frozenset(
+    "accepts accept takes take supports support provides has have allows allow".split()
+)
+_NAMED_OBJECT = re.compile(r"\s+((the|a|an|any)\s+)?(`|:\w+:`)")
 _NO_LONGER = re.compile(r"\bno\s+longer\s+(\w+)(?:\s+(\w+))?", re.I)
 REMOVAL_PHRASE = re.compile(
     r"""(?ix)
@@ -62,9 +93,11 @@ REMOVAL_PHRASE = re.compile(
         moved|replaced|private|unexported)\b
     | \b(is|are)\s+gone\b | \blose(s)?\s+(their|its)\b | \brenamed\b | \breplaced\s+(by|with)\b
     | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
-    | \bthere\s+is\s+no\b | ^\W*(\*\*\w+:?\*\*:?\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?)\b
+    | \bthere\s+is\s+no\b
+    | ^\W*(\*\*\w+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?)\b
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
-    | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b | \b(is|are)\s+(now\s+)?exported\s+as\b
+    | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b
+    | `\s+(removed|deleted|dropped)\s*([.;]|$) | \b(is|are)\s+(now\s+)?exported\s+as\b
     """
 )
 
@@ -77,7 +110,7 @@ RST_ROLE = re.compile(
 )
 _IGNORED_ROLE = re.compile(r":(?:issue|pr|ghsa|pep|user|bug|cve|gh|doc|ref|commit):`[^`]*`")
 _URL = re.compile(r"https?://\S+|\bwww\.\S+")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MD_LINK = re.compile(r"\[([^\[\]]{0,500})\]\([^()\s]{0,2048}\)")  # bounded: linear
 
 
 @dataclass
@@ -183,7 +216,7 @@ def split_items(body: str) -> list[_Raw]:
     return items
 
 
-_RST_LINK = re.compile(r"`([^`<]*?)\s*<[^>]*>`__?")
+_RST_LINK = re.compile(r"`([^`<]{0,500}?)\s*<[^<>`]{0,2048}>`__?")  # bounded: linear
 
 
 def clean(text: str) -> str:
@@ -205,6 +238,9 @@ def is_gone_no_longer(sentence: str) -> bool | None:
         if verb == "be" and nxt in ("used", "loaded", "imported", "required", "called", "passed",
                                     "accessed", "set", "given", "found", "needed", "supported"):  # fmt: skip
             return True
+        if verb in _OBJECT_VERBS and not _NAMED_OBJECT.match(sentence, m.end(1)):
+            found = False  # "no longer accepts unsigned tokens": what it takes narrowed
+            continue
         if verb in _GONE_VERBS and verb != "be":
             return True
         found = False
@@ -238,6 +274,8 @@ def categorize(text: str, context: str, parent: str) -> str:
     if re.search(r"\bremov", ctx, re.I) and DEPRECATION.search(ctx):
         in_break_ctx = True  # "Removal of prior version deprecations", "deprecated code is removed"
     if not explicit and "removal" not in kinds and kinds & {"future", "deprecation"}:
+        return "deprecation"
+    if not explicit and deprecates_only(t):
         return "deprecation"
     if DEPRECATION.search(context) and not explicit and "removal" not in kinds:
         return "deprecation"

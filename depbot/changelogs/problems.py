@@ -19,6 +19,8 @@ def _kind_words(exc: UpstreamError) -> str:
     status = f" (HTTP {exc.status})" if exc.status else ""
     if exc.kind in _BREAKER_WORDS:
         return failure_reason(exc.kind)
+    if exc.kind == "deadline" and "tool call" in str(exc):
+        return f"{exc}, not asked"  # this call's share of time, not the whole run's
     return {
         "rate_limited": "rate limit reached",
         "server_error": f"server error{status} after retries",

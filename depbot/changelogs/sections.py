@@ -101,7 +101,7 @@ _BARE = re.compile(
     + r"\s*\)?)?\s*:?\s*$",
     re.IGNORECASE,
 )
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"!?\[([^\[\]]{0,500})\]\([^()\s]{0,2048}\)")  # bounded: linear
 _LINK_REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
 _HTML_TAG = re.compile(r"<[^>]{0,200}>")
 _ANCHOR_LINE = re.compile(r"^\s*(?:<a\s[^>]*>\s*</a>|<a\s[^>]*/>|<!--.*-->)\s*$", re.IGNORECASE)

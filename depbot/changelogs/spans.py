@@ -24,6 +24,12 @@ FILE_LIKE = re.compile(
     r"\.(py|pyi|js|mjs|cjs|ts|tsx|jsx|json|md|rst|txt|toml|cfg|ini|ya?ml|lock|html|css|sh|exe)$",
     re.I,
 )
+_PROSE = re.compile(
+    r"^(GitHub|GitLab|BitBucket|JavaScript|TypeScript|CoffeeScript|CamelCase|PascalCase|OpenSSL|"
+    r"LibreSSL|PostgreSQL|MySQL|MariaDB|SQLite|MongoDB|NodeJS|WebAssembly|WebKit|YouTube|"
+    r"WordPress|DevTools|VSCode|PyCharm|IntelliJ|MacOS|CPython|PyPy|RedHat|FreeBSD|OpenBSD|"
+    r"NetBSD|DockerHub|ReadTheDocs|JetBrains|PyPI)$",
+)
 IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")
 DOTTED = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$")
 CALL = re.compile(r"^(@?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\((.*)\)$", re.S)
@@ -53,6 +59,8 @@ def span_positions(sentence: str) -> list[Span]:
             tok = m.group(1)
             if FILE_LIKE.search(tok.rstrip("()")) or re.search(r"\.(com|org|io|net|dev)\b", tok):
                 continue
+            if _PROSE.match(tok) or ("." in tok and min(len(p) for p in tok.split(".")) < 2):
+                continue  # "e.g", "i.e", product names written in CamelCase
             spans.append(Span(tok, m.start(), m.end()))
     spans.sort(key=lambda s: s.start)
     return spans
@@ -69,7 +77,8 @@ _CONTEXT_BEFORE = re.compile(
     r"(\bwith|\bvia|\bin|\binto|\bfrom|\bof|\bon|\bfor|\bthan|\brather\s+than|\bunless|\bset|"
     r"\bwhen|\blike|\bso\s+that|\bso|\bwhich\s+means|\bmeaning|\bwhere|\bgiven\s+to|\bthrough|"
     r"\bcalls?\s+to|\binside|\bwithin|\bunder|\bafter|\bbefore|\bif)\s*[:,]?\s*"
-    r"(the\s+|a\s+|an\s+|its\s+|their\s+|this\s+|that\s+)*$",
+    r"(the\s+|a\s+|an\s+|its\s+|their\s+|this\s+|that\s+|various\s+|several\s+|some\s+"
+    r"|many\s+|other\s+|all\s+)*$",
     re.I,
 )
 _OLD_BEFORE = re.compile(r"\binstead\s+of\s*(the\s+)?$|\bsuch\s+as\s*$|\be\.g\.\s*$", re.I)
@@ -118,6 +127,8 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
             and not _CLAUSE_AFTER.match(after)
         ):
             role, owner = out[-1]  # "`a`, `b` and `c` ..." share a role
+            if role == "old" and _PARAM_AFTER.search(after) and "." not in s.text:
+                role, owner = "param", _owner_of_param(sentence, spans, i)
             if role == "param" and ("." in s.text or _KIND_AFTER.match(after)):
                 role, owner = "old", ""
         elif _NEW_BEFORE.search(before):
@@ -134,6 +145,13 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
         elif re.search(r"\(\s*which\s+was\s*$", before, re.I) or _OTHER_VERB_AFTER.match(after):
             role = "context"  # "(which was `x`)", "`<Route>` renders the ...": not what is removed
         out.append((role, owner))
+    # "the `a`, `b` and `c` options were removed": the role word after the last of a list
+    # names them all
+    for i in range(len(spans) - 2, -1, -1):
+        between = sentence[spans[i].end : spans[i + 1].start]
+        if out[i + 1][0] == "param" and out[i][0] == "old" and _CONJUNCTION.match(between):
+            if "." not in spans[i].text and not _KIND_AFTER.match(between):
+                out[i] = out[i + 1]
     return out
 
 

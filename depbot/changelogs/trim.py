@@ -263,11 +263,11 @@ def _trim_text(sections: list[Section], budget: int) -> tuple[list[Section], str
 # -- deprecation notes ------------------------------------------------------------------------
 
 _DEPRECATED = re.compile(r"\bdeprecat\w*", re.IGNORECASE)
-_REMOVES_DEPRECATED = re.compile(
-    r"\bdeprecat\w*\b.*\b(?:remov\w*|gone|delet\w*|dropped|no\s+longer)\b"
-    r"|\b(?:remov\w*|delet\w*|drop\w*)\b.*\bdeprecat\w*",
-    re.IGNORECASE,
-)
+# "deprecated … removed" or "removed … deprecated" in one block: two linear searches each
+# (a ``.*`` between them would backtrack from every "deprecat" and be quadratic)
+_DEPRECAT_WORD = re.compile(r"\bdeprecat\w*\b", re.IGNORECASE)
+_GONE_AFTER = re.compile(r"\b(?:remov\w*|gone|delet\w*|dropped|no\s+longer)\b", re.IGNORECASE)
+_GONE_BEFORE = re.compile(r"\b(?:remov\w*|delet\w*|drop\w*)\b", re.IGNORECASE)
 
 
 _FUTURE = re.compile(
@@ -278,7 +278,14 @@ _FUTURE = re.compile(
 
 
 def _says_removed_deprecated(text: str) -> bool:
-    return bool(_REMOVES_DEPRECATED.search(_FUTURE.sub(" ", text.replace("\n", " "))))
+    text = _FUTURE.sub(" ", text.replace("\n", " "))
+    first = _DEPRECAT_WORD.search(text)
+    if first is None:
+        return False
+    if _GONE_AFTER.search(text, first.end()):
+        return True
+    gone = _GONE_BEFORE.search(text)
+    return gone is not None and _DEPRECAT_WORD.search(text, gone.end()) is not None
 
 
 def deprecation_notes(body: str) -> list[str]:

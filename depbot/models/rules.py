@@ -25,14 +25,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from depbot.changelogs.wording import behaviour_change
 from depbot.core.fence import unfence
 from depbot.core.limits import MAX_CALLS_PER_REPLY
 from depbot.models.base import ModelReply, Usage, estimate_tokens
+from depbot.models.rules_notes import (
+    _candidates,
+    _deprecated,
+    _describe,
+    _fix,
+    _search_args,
+    _spread,
+    _symbols,
+    _verify_note,
+    _verify_only,
+    expand_wildcards,
+)
+from depbot.models.rules_search import unasked_note, wildcard_asks, within_budget
 from depbot.records.names import normalize
 from depbot.records.versions import semver_promise
 
 MAX_SEARCHES_PER_UPDATE = 30
 MAX_HITS_CITED = 20
+
+# "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright
+_ANNOUNCED_BREAK = re.compile(r"\bBREAKING\b|\(breaking(?: change)?\)|\bbreaking changes?\b", re.I)
 
 
 @dataclass
@@ -49,6 +66,8 @@ class _State:
     changelog: dict[str, Any] | None = None
     imported: dict[str, Any] | None = None
     imported_asked: bool = False
+    imported_pending: bool = False
+    code: dict[str, dict[str, Any] | None] = field(default_factory=dict)  # search_code by pattern
     searches: list[_Search] = field(default_factory=list)
     api_asked: bool = False
     api: dict[str, Any] | None = None  # the api_diff result (None: not asked, or pending)
@@ -90,6 +109,9 @@ def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
         m.get("tool_call_id"): _parse(m.get("content")) for m in messages if m.get("role") == "tool"
     }
     n_calls = 0
+    code: dict[str, dict[str, Any] | None] = {}  # search_code results by pattern, shared
+    for st in states.values():
+        st.code = code
     for m in messages:
         if m.get("role") != "assistant":
             continue
@@ -97,6 +119,12 @@ def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
             n_calls += 1
             fn = call.get("function") or {}
             args = _parse(fn.get("arguments"))
+            if fn.get("name") == "search_code":
+                got = results.get(call.get("id"))
+                code[str(args.get("pattern", ""))] = (
+                    got if got is None or "error" not in got else {}
+                )
+                continue
             st = states.get(_key(args.get("package", "")))
             if st is None:
                 continue
@@ -113,6 +141,7 @@ def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
                     st.changelog = res
             elif name == "where_imported":
                 st.imported_asked = True
+                st.imported_pending = res is None
                 if res and "error" not in res:
                     st.imported = res
             elif name == "search_symbol":
@@ -132,88 +161,16 @@ def read_state(messages: list[dict[str, Any]]) -> tuple[list[_State], int]:
 # --- decisions -------------------------------------------------------------------------------
 
 
-def _candidates(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(candidate, the breaking entry it came from), in changelog order, without duplicates."""
-    seen: set[str] = set()
-    out = []
-    entries = list(changelog.get("breaking") or [])
-    if changelog.get("removes_deprecated_code"):
-        for ctx in changelog.get("deprecated_before") or []:
-            entries.append({**ctx, "from_deprecation": True})
-    leaves: set[str] = set()
-    for entry in entries:
-        for cand in entry.get("candidates") or []:
-            key = json.dumps(cand, sort_keys=True)
-            leaf = str(cand.get("symbol", "")).rsplit(".", 1)[-1]
-            if key in seen or (entry.get("from_deprecation") and leaf in leaves):
-                continue  # an old deprecation the range's own notes already name
-            seen.add(key)
-            if not entry.get("from_deprecation"):
-                leaves.add(leaf)
-            out.append((cand, entry))
-    return out
+def _a_use(hit: dict[str, Any], args: dict[str, Any]) -> bool:
+    """A strong hit in code; for a configuration key, also in a string: settings are set
+    by name (``conf['KEY'] = ...``), so the string is the use."""
+    if hit.get("evidence") != "strong":
+        return False
+    context = hit.get("context", "code")
+    return context == "code" or (context == "string" and args.get("kind") == "config_key")
 
 
-def _search_args(package: str, cand: dict[str, Any]) -> dict[str, Any]:
-    args = {"package": package, "symbol": cand["symbol"], "kind": cand.get("kind", "name")}
-    for k in ("of", "arg", "max_positional"):
-        if cand.get(k) not in (None, ""):
-            args[k] = cand[k]
-    return args
-
-
-def _describe(cand: dict[str, Any], package: str, version: str) -> str:
-    s, kind = cand["symbol"], cand.get("kind", "name")
-    of = f" of `{cand['of']}`" if cand.get("of") else ""
-    return {
-        "name": f"`{s}` was removed or renamed in {version}",
-        "parameter": f"the `{s}` argument{of} was removed in {version}",
-        "required_arg": f"`{s}()` now requires the `{cand.get('arg')}` argument ({version})",
-        "positional": f"`{s}()` takes at most {cand.get('max_positional', 1)} positional argument(s) since {version}",
-        "signature": f"the `{s}` call form was removed in {version}",
-        "literal_arg": f"`{s}()` no longer understands the value '{cand.get('arg')}' ({version})",
-        "module": f"{package} {version} is an ES module only (ESM): `require('{package}')` from CommonJS no longer works",
-        "default_import": f"{package} {version} has no default export any more",
-        "subpath": f"the `{s}` entry point was removed in {version} (deep require)",
-        "module_path": f"the `{s}` module was removed in {version}",
-        "config_key": f"the `{s}` setting is no longer read ({version})",
-        "async": f"`{s}()` is asynchronous since {version}",
-    }.get(kind, f"`{s}` changed in {version}")
-
-
-def _symbols(cand: dict[str, Any], package: str) -> list[str]:
-    kind = cand.get("kind")
-    if kind == "module":
-        return [f"require('{package}')", "ESM"]
-    if kind == "required_arg" and cand.get("arg") not in (None, "", "*"):
-        return [cand["symbol"], cand["arg"]]
-    return [cand["symbol"]]
-
-
-def _fix(cands: list[tuple[dict[str, Any], dict[str, Any]]], package: str, to: str) -> str:
-    parts = []
-    for cand, entry in cands:
-        kind, s = cand.get("kind"), cand["symbol"]
-        repl = entry.get("replacements") or []
-        if kind == "module":
-            parts.append(
-                f"Load {package} with `import` from an ES module, or with a dynamic `import('{package}')` "
-                f"from CommonJS; or stay on the last CommonJS major."
-            )
-        elif kind == "required_arg":
-            parts.append(f"Pass `{cand.get('arg')}` explicitly in every call of `{s}()`.")
-        elif kind == "subpath":
-            parts.append(f"Replace `require('{s}')` with the named export of the package root.")
-        elif kind == "positional":
-            parts.append(f"Pass the extra arguments of `{s}()` by keyword.")
-        elif repl:
-            parts.append(
-                f"Replace `{s}` with {', '.join(f'`{r}`' for r in repl[:3])} (see the changelog quote)."
-            )
-        else:
-            parts.append(f"Stop using `{s}`; the changelog quote says what replaces it.")
-    parts.append(f"Then run the tests against {package} {to}.")
-    return " ".join(dict.fromkeys(parts))
+_SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
 
 
 def _conclusion(st: _State) -> dict[str, Any]:
@@ -243,21 +200,39 @@ def _conclusion(st: _State) -> dict[str, Any]:
         return {"package": package, "verdict": "not_affected",
                 "reason": f"{kind} update of a stable version with no release notes found ({note}); "
                           "semver promises compatibility"}  # fmt: skip
-    cands = _candidates(cl)
+    cands = _found_candidates(st)
     hits: list[str] = []
     hit_cands: list[tuple[dict[str, Any], dict[str, Any]]] = []
     excluded = 0
+    shims: dict[str, int] = {}  # compatibility shims set aside, by reason
+    paths: dict[str, str] = {}
+    main_args = [_search_args(package, c) for c, _ in cands]
+    deprecated = [(c, e) for c, e in _deprecated(cl) if _search_args(package, c) not in main_args]
+    also: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
+    verify: list[tuple[dict[str, Any], dict[str, Any], int]] = []
     for search in st.searches:
         res = search.result or {}
-        strong = [
-            h
-            for h in res.get("hits") or []
-            if h.get("evidence") == "strong" and h.get("context", "code") == "code"
-        ]
+        strong = [h for h in res.get("hits") or [] if _a_use(h, search.args)]
+        for h in strong:
+            paths[h["id"]] = str(h.get("path", ""))
+        if search.args not in main_args:  # a deprecated name: never a reason to be affected
+            dep = next(
+                (ce for ce in deprecated if _search_args(package, ce[0]) == search.args), None
+            )
+            if dep is not None and strong:
+                also.append((*dep, [h["id"] for h in strong]))
+            continue
         excluded += (
             len(res.get("hits") or []) - len(strong) + sum((res.get("excluded") or {}).values())
         )
+        for why, n in (res.get("excluded") or {}).items():
+            if _SHIM_WORDS.search(str(why)):
+                shims[str(why)] = shims.get(str(why), 0) + int(n or 0)
         if strong:
+            pairs = [(c, e) for c, e in cands if _search_args(package, c) == search.args]
+            if pairs and all(_verify_only(c, e) for c, e in pairs):
+                verify.append((*pairs[0], len(strong)))  # a weak "verify", never affected alone
+                continue
             for h in strong:
                 if h["id"] not in hits:
                     hits.append(h["id"])
@@ -282,7 +257,7 @@ def _conclusion(st: _State) -> dict[str, Any]:
                 refs = [removal, entry["ref"]] if removal else refs
             for ref in refs:
                 if not entry.get("from_deprecation"):
-                    summary = _describe(cand, package, entry.get("version", to))
+                    summary = _describe(cand, package, entry.get("version", to), entry)
                 elif ref == entry["ref"]:
                     summary = f"`{cand['symbol']}` was deprecated in {entry.get('version')}"
                 else:
@@ -296,46 +271,82 @@ def _conclusion(st: _State) -> dict[str, Any]:
             dict.fromkeys(
                 f"`{c['symbol']}` (deprecated in {e.get('version')}) was removed"
                 if e.get("from_deprecation")
-                else _describe(c, package, e.get("version", to))
+                else _describe(c, package, e.get("version", to), e)
                 for c, e in hit_cands[:3]
             )
         )
+        n_main = len(hits)
+        for cand, entry, ids in also:
+            changes.append({
+                "summary": f"Also deprecated (still works in {to}): `{cand['symbol']}`, "
+                           f"deprecated in {entry.get('version', to)}",
+                "symbols": _symbols(cand, package),
+                "source_ref": entry["ref"],
+            })  # fmt: skip
+            hits.extend(i for i in ids if i not in hits)
         more = f" (and {len(hit_cands) - 3} more)" if len(hit_cands) > 3 else ""
         return {
             "package": package,
             "verdict": "affected",
-            "reason": f"{what}{more}; this code relies on it in {len(hits)} place{'s' if len(hits) != 1 else ''}.",
+            "reason": f"{what}{more}; this code relies on it in {n_main} place{'s' if n_main != 1 else ''}.",
             "breaking_changes": changes[:20],
-            "hit_ids": hits[:MAX_HITS_CITED],
+            "hit_ids": _spread(hits, paths, MAX_HITS_CITED),
             "suggested_fix": _fix(hit_cands, package, to),
         }
     if not cands:
+        unnamed = [
+            " ".join(unfence(str(e.get("item", ""))).split()) for e in cl.get("breaking") or []
+        ]
+        announced = [t for t in unnamed if _ANNOUNCED_BREAK.search(t) or behaviour_change(t)]
+        if announced and (cl.get("coverage") or {}).get("needed"):
+            # an update that may break, whose notes announce a break (or a change of behaviour)
+            # without naming what it breaks: that is not a fact that this code is safe
+            first = announced[0][:200]
+            return {"package": package, "verdict": "unknown",
+                    "reason": f"the notes {frm} → {to} list {n_breaking} breaking item(s) that name "
+                              f"no API to search for (\u201c{first}\u201d): whether this code is "
+                              "affected is not known from them; read them against your calls"}  # fmt: skip
         if n_breaking:
             reason = (f"the notes {frm} → {to} list {n_breaking} breaking item(s), none naming an API "
-                      "this code could call (runtime support or behaviour changes); nothing to search")  # fmt: skip
+                      "this code could call (runtime support or build changes); nothing to search")  # fmt: skip
         else:
             reason = f"no breaking changes in the release notes between {frm} and {to}"
         return {"package": package, "verdict": "not_affected", "reason": reason}
-    failed = [s for s in st.searches if s.result is not None and "error" in s.result]
+    failed = [
+        s
+        for s in st.searches
+        if s.result is not None and "error" in s.result and s.args in main_args
+    ]
     if failed:  # a search that did not answer is not a search that found nothing
         what = ", ".join(f"`{s.args.get('symbol', '?')}`" for s in failed[:4])
         err = unfence(str(failed[0].result.get("error")))[:160]  # type: ignore[union-attr]
         return {"package": package, "verdict": "unknown",
                 "reason": f"the search for {what} failed ({err}): whether this code uses what "
                           f"{frm} → {to} breaks is not known"}  # fmt: skip
-    searched = ", ".join(f"`{c['symbol']}`" for c, _ in cands[:8]) + (
-        " …" if len(cands) > 8 else ""
-    )
+    asked = {str(s.args.get("symbol")) for s in st.searches}
+    named = list(dict.fromkeys(str(c["symbol"]) for c, _ in cands if str(c["symbol"]) in asked))
+    unasked = len({str(c["symbol"]) for c, _ in cands} - asked)
+    searched = ", ".join(f"`{n}`" for n in named[:8]) + (" …" if len(named) > 8 else "")
     extra = (
         f"; {excluded} match(es) only in comments, strings or unrelated code were set aside"
+        + "".join(f" ({n} {unfence(why)[:120]})" for why, n in list(shims.items())[:3])
         if excluded
         else ""
     )
     return {
         "package": package,
         "verdict": "not_affected",
-        "reason": f"searched for what {frm} → {to} breaks ({searched}): no use in this code{extra}",
+        "reason": f"searched for what {frm} → {to} breaks ({searched}): no use in this code{extra}"
+        + (unasked_note(unasked, st.code) if unasked else "")
+        + "".join(_verify_note(c, e, n) for c, e, n in verify[:3]),
     }
+
+
+def _found_candidates(st: _State) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The candidates of the notes, each wildcard (`safe*`) replaced by the names of its
+    family this checkout uses (import sites and a text search for the prefix)."""
+    asked = tuple(str(s.args.get("symbol", "")) for s in st.searches)
+    return expand_wildcards(_candidates(st.changelog or {}), {**st.code, "": st.imported}, asked)
 
 
 # --- the released code: api_diff --------------------------------------------------------------
@@ -500,17 +511,33 @@ def plan(messages: list[dict[str, Any]], tools: frozenset[str] = frozenset()) ->
         if st.rejections and not any(s.result is None for s in st.searches):
             calls.append(("conclude", _conclusion(st)))
             continue
-        cands = (
-            _candidates(st.changelog)[:MAX_SEARCHES_PER_UPDATE] if st.changelog.get("found") else []
-        )
+        found = st.changelog.get("found")
         done = [s.args for s in st.searches]
+        text_ok = "search_code" in tools
+        raw = _candidates(st.changelog) if found else []
+        wild_asks, wild_pending = wildcard_asks(
+            raw, st.code, st.imported_asked, st.imported_pending, text_ok
+        )
+        cands, pre_asks, pre_pending = within_budget(
+            _found_candidates(st) if found else [],
+            st.code,
+            done,
+            pkg,
+            MAX_SEARCHES_PER_UPDATE,
+            text_ok,
+        )
+        wild_asks += [a for a in pre_asks if a not in wild_asks]
+        wild_pending = wild_pending or pre_pending
+        if cands and found:
+            cands = (cands + _deprecated(st.changelog))[:MAX_SEARCHES_PER_UPDATE]
         todo = [_search_args(pkg, c) for c, _ in cands if _search_args(pkg, c) not in done]
-        if todo:
+        if todo or wild_asks or (wild_pending and not st.imported_asked):
             if not st.imported_asked:
                 calls.append(("where_imported", {"package": pkg}))
+            calls.extend(("search_code", a) for a in wild_asks)
             calls.extend(("search_symbol", a) for a in todo)
             continue
-        if asking or any(s.result is None for s in st.searches):
+        if asking or wild_pending or any(s.result is None for s in st.searches):
             continue
         calls.append(("conclude", _covered(st, _with_api(st, _conclusion(st)))))
     if not calls:
@@ -536,6 +563,7 @@ class RulesModel:
     """The planner behind the model interface; usage is the deterministic token estimate."""
 
     name = "rules"
+    spends_tokens = False  # offline: its usage is an estimate for the stats, never a budget
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
         message = plan(messages, offered(tools))

@@ -129,6 +129,17 @@ def _unique_hits(hits: Iterable[Hit]) -> list[Hit]:
     return out
 
 
+def _every_file(hits: list[Hit], n: int) -> list[Hit]:
+    """At most ``n`` hits: one per file first, so a trimmed draft cites every file."""
+    first: dict[str, Hit] = {}
+    for h in hits:
+        first.setdefault(h.path, h)
+    picked = list(first.values())[:n]
+    chosen = {(h.path, h.line) for h in picked}
+    rest = [h for h in hits if (h.path, h.line) not in chosen][: max(0, n - len(picked))]
+    return sorted(picked + rest, key=lambda h: (h.path, h.line))
+
+
 def impact(verdict: Verdict) -> str:
     """``breaks 2 call sites in 1 file`` (or a plain sentence when no line was cited)."""
     hits = _unique_hits(verdict.hits)
@@ -254,7 +265,7 @@ def _assemble(
     """The body under ``lim``; also how many hits and changelog characters were left out."""
     u = verdict.update
     hits = _unique_hits(verdict.hits)
-    shown = hits if lim.max_hits is None else hits[: lim.max_hits]
+    shown = hits if lim.max_hits is None else _every_file(hits, lim.max_hits)
     omitted_hits = len(hits) - len(shown)
     parts: list[str] = []
 

@@ -27,6 +27,7 @@ class JsUse:
     call: CallShape | None = None
     awaited: bool = False
     func_chain: tuple[str, ...] = ()  # property: the callee the object is passed to
+    keys: tuple[str, ...] = ()  # property: keys of the enclosing objects, innermost first
 
     @property
     def root(self) -> str:
@@ -220,6 +221,67 @@ def _enclosing_call(text: str, pos: int) -> tuple[tuple[str, ...], int]:
     return (), -1
 
 
+MAX_KEYS = 8
+MAX_CLIMB = 20_000  # characters walked back from a property to find its enclosing keys
+
+
+def _key_before(text: str, brace: int) -> str:
+    """``devServer`` of ``devServer: {`` (or ``'devServer': {``) for the ``{`` at ``brace``."""
+    j = brace - 1
+    while j >= 0 and text[j] in " \t\n\r":
+        j -= 1
+    if j < 0 or text[j] != ":":
+        return ""
+    j -= 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    end = j + 1
+    if j >= 0 and text[j] in "'\"":
+        quote, end = text[j], j
+        j -= 1
+        while j >= 0 and text[j] != quote and text[j] != "\n":
+            j -= 1
+        return text[j + 1 : end] if j >= 0 and text[j] == quote else ""
+    while j >= 0 and _IDENT_CHAR.match(text[j]):
+        j -= 1
+    return text[j + 1 : end]
+
+
+def _without_line_comments(text: str) -> str:
+    """``text`` with each ``// comment`` blanked (same length, so offsets hold)."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        cut = _comment_start(line)
+        if cut >= 0:
+            lines[n] = line[:cut] + " " * (len(line) - cut)
+    return "\n".join(lines)
+
+
+def enclosing_keys(text: str, pos: int) -> tuple[str, ...]:
+    """The keys whose object values hold ``pos``, innermost first (``{ a: { b: { pos } } }`` →
+    ``("b", "a")``); an object that is no key's value (a call argument) adds nothing."""
+    text = _without_line_comments(text[max(0, pos - MAX_CLIMB) : pos])
+    keys: list[str] = []
+    depth = 0
+    i = len(text) - 1
+    while i >= 0 and len(keys) < MAX_KEYS:
+        c = text[i]
+        if c in "'\"`":
+            i = _skip_string_back(text, i) - 1
+            continue
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth:
+                depth -= 1
+            elif c == "{":
+                key = _key_before(text, i)
+                if key:
+                    keys.append(key)
+        i -= 1
+    return tuple(keys)
+
+
 def _receiver_or_name(text: str, paren: int) -> tuple[tuple[str, ...], int]:
     j = paren - 1
     while j >= 0 and text[j] in " \t":
@@ -232,6 +294,41 @@ def _receiver_or_name(text: str, paren: int) -> tuple[tuple[str, ...], int]:
         return (), -1
     chain, start = _receiver(text, k + 1)
     return (*chain, name) if chain else (name,), start if chain else k + 1
+
+
+def _before_token(text: str, start: int) -> int:
+    """The index of the last code character before ``start``, over blanks and over a
+    ``// comment`` ending the previous line (``a: 1, // note`` then ``b: 2``)."""
+    k = start - 1
+    while k >= 0:
+        while k >= 0 and text[k] in " \t\r\n":
+            k -= 1
+        line_start = text.rfind("\n", 0, k + 1) + 1
+        line = text[line_start : k + 1]
+        cut = _comment_start(line)
+        if cut < 0:
+            return k
+        k = line_start + cut - 1
+    return k
+
+
+def _comment_start(line: str) -> int:
+    """Where a ``//`` comment starts in one line of code (outside quotes), or -1."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif line.startswith("//", i):
+            return i
+        i += 1
+    return -1
 
 
 def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) -> JsUse | None:
@@ -259,14 +356,13 @@ def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) ->
         awaited = _awaited(text, chain_start, close)
     if receiver:
         return JsUse(line, col, "member", leaf, (*receiver, leaf), call, awaited)
-    k = start - 1
-    while k >= 0 and text[k] in " \t\n":
-        k -= 1
+    k = _before_token(text, start)
     is_prop = j < len(text) and text[j] == ":" and k >= 0 and text[k] in "{,"
     is_short = k >= 0 and text[k] in "{," and j < len(text) and text[j] in ",}"
     if is_prop or is_short:
         func, _ = _enclosing_call(text, start)
-        return JsUse(line, col, "property", leaf, (leaf,), None, False, func)
+        keys = enclosing_keys(text, start)
+        return JsUse(line, col, "property", leaf, (leaf,), None, False, func, keys)
     element = _jsx_element(text, start, j)
     if element:  # <Route component={Home} />: a prop of the element, like an option of a call
         return JsUse(line, col, "property", leaf, (leaf,), None, False, (element,))
@@ -287,7 +383,7 @@ def _jsx_element(text: str, start: int, after: int) -> str:
 
 _ASSIGN = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n]{1,200})")
 _PARAMS = re.compile(
-    r"(?:function\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>)"
+    r"(?:function\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|(?<![\w$])([A-Za-z_$][\w$]*)\s*=>)"
 )
 
 

@@ -14,6 +14,7 @@ from depbot.core.errors import ToolError
 from depbot.search.import_sites import JS_GLOBS, PY_GLOBS
 from depbot.symbols import javascript as code_js
 from depbot.symbols import python as code_py
+from depbot.symbols.config import key_in_shared_file
 from depbot.symbols.facts import (
     CONFIG_GLOBS,
     SCAN_LIMIT,
@@ -24,12 +25,32 @@ from depbot.symbols.facts import (
     names_match,
 )
 from depbot.symbols.python import CallShape
+from depbot.symbols.shims import shim_reason
 
 _SIG = re.compile(r"^@?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\((.*)\)$", re.S)
 _NUMERIC_PARAM = re.compile(
     r"^(status|code|statuscode|n|num|number|count|port|ms|timeout|size|length|index|i)$", re.I
 )
 _FUNC_PARAM = re.compile(r"^(fn|func|function|callback|cb|handler|listener|middleware)$", re.I)
+
+
+def package_keys(package: str) -> set[str]:
+    """The keys a config object names an npm package's section by: its name in camelCase,
+    whole or without leading words (``webpack-dev-server`` → ``webpackDevServer``,
+    ``devServer``); a single trailing word alone is too common to count."""
+    words = [w for w in re.split(r"[-_.]", package.rsplit("/", 1)[-1]) if w]
+    keys = set()
+    for cut in range(len(words)):
+        tail = words[cut:]
+        if cut == 0 or len(tail) >= 2:
+            keys.add(tail[0].lower() + "".join(w[:1].upper() + w[1:] for w in tail[1:]))
+    return keys
+
+
+def package_key(keys: tuple[str, ...], package: str) -> str:
+    """The first enclosing key that names ``package``'s section, or ''."""
+    wanted = package_keys(package)
+    return next((k for k in keys if k in wanted), "")
 
 
 class Matcher:
@@ -72,7 +93,7 @@ class Matcher:
             )
         globs: tuple[str, ...] = PY_GLOBS if self.eco == "pip" else JS_GLOBS
         if self.kind == "config_key":
-            globs = globs + CONFIG_GLOBS
+            globs = (self.of,) if self.of else globs + CONFIG_GLOBS
         pattern = rf"{re.escape(self.leaf)}\s*[:=]" if self.kind == "parameter" else self.leaf
         hits: list[SymbolHit] = []
         seen = 0
@@ -114,7 +135,19 @@ class Matcher:
         if h.context in ("comment",) or (h.context == "string" and self.kind != "config_key"):
             self.skip(f"in {h.context}s")
             return None
+        if self.kind == "config_key" and self.of:
+            lines = self.o.code.read_lines(h.path)
+            if not key_in_shared_file(lines, h.line, self.of, (*self.roots, self.package)):
+                self.skip(f"in another tool's section of {self.of}")
+                return None
+            return SymbolHit(
+                h.path, h.line, h.col, h.text, "code", "strong", f"sets {self.leaf} in {self.of}"
+            )
         if self.kind == "config_key":
+            keyed = self._package_key(h) if not h.path.endswith((".py", ".pyi")) else ""
+            if keyed:
+                why = f"sets {self.leaf} in the {keyed} options"
+                return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
             ev = (
                 "strong"
                 if (h.path in self.importing or not h.path.endswith((".py", ".js", ".ts")))
@@ -129,6 +162,10 @@ class Matcher:
         else:
             verdict = self._judge_js(h)
         if verdict is None:
+            return None
+        shim = shim_reason(h.path, self.o._text(h.path), h.line, self.leaf)
+        if shim:
+            self.skip(shim)
             return None
         evidence, why = verdict
         return SymbolHit(h.path, h.line, h.col, h.text, "code", evidence, why)
@@ -162,7 +199,7 @@ class Matcher:
                 self.skip("not a keyword argument")
                 return None
             return self._owner_ok(
-                self._py_chain_binding(facts, use.func_chain),
+                self._py_chain_binding(facts, use.func_chain, path),
                 use.func_chain,
                 path,
                 f"passes {self.leaf}=",
@@ -181,19 +218,21 @@ class Matcher:
             self.skip("imported from another module")
             return None
         binding = (
-            self._py_chain_binding(facts, use.chain[:-1])
+            self._py_chain_binding(facts, use.chain[:-1], path)
             if len(use.chain) > 1
-            else self._py_binding_leaf(facts, use.leaf)
+            else self._py_binding_leaf(facts, use.leaf, path)
         )
         return self._apply(binding, use.chain, use.call, use.awaited, path)
 
-    def _py_binding_leaf(self, facts: code_py.PyFacts, name: str) -> Binding:
-        b = self.o._py_binding(facts, name, self.roots)
+    def _py_binding_leaf(self, facts: code_py.PyFacts, name: str, path: str = "") -> Binding:
+        b = self.o._py_binding(facts, name, self.roots, path=path)
         if b.kind == "package":
             return b
         return Binding("bare-" + b.kind)
 
-    def _py_chain_binding(self, facts: code_py.PyFacts, chain: tuple[str, ...]) -> Binding:
+    def _py_chain_binding(
+        self, facts: code_py.PyFacts, chain: tuple[str, ...], path: str = ""
+    ) -> Binding:
         if not chain or chain[0] in ("()", "[]", "?"):
             return Binding("unknown")
         root = chain[0]
@@ -202,7 +241,7 @@ class Matcher:
             if origins and all(o.startswith("literal:") for o in origins):
                 return Binding("builtin")
             return Binding("unknown")
-        b = self.o._py_binding(facts, root, self.roots)
+        b = self.o._py_binding(facts, root, self.roots, path=path)
         if b.kind == "package":
             rest = [p for p in chain[1:] if p not in ("()", "[]")]
             return Binding("package", ".".join([b.path, *rest]))
@@ -221,6 +260,9 @@ class Matcher:
         if use is None:
             self.skip("not a use of the name")
             return None
+        keyed = package_key(use.keys, self.package) if use.kind == "property" else ""
+        if keyed:  # `devServer: { contentBase }`: the package's own section of a config object
+            return "strong", f"sets {self.leaf} in the {keyed} options"
         if self.kind == "parameter":
             if use.kind != "property":
                 self.skip("not an option property")
@@ -240,6 +282,11 @@ class Matcher:
             if b.kind != "package":
                 b = Binding("bare-" + b.kind)
         return self._apply(b, use.chain, use.call, use.awaited, h.path)
+
+    def _package_key(self, h: Any) -> str:
+        text, starts, _, _ = self.o.js_facts(h.path)
+        use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
+        return package_key(use.keys, self.package) if use and use.kind == "property" else ""
 
     def _js_import_of_leaf(self, path: str, line: int) -> Any:
         """The import of this package on ``line`` that binds the leaf as an imported member, if any."""
@@ -343,6 +390,9 @@ class Matcher:
                 return None
             if q and q[:1].isupper() and not (b.path == q or names_match(receiver, q)):
                 evidence, who = "weak", f"{shown}: made by {self.package}, maybe not a {q}"
+                if distinctive(self.leaf):  # the notes name {q}.{leaf}: a method that rare
+                    evidence = "strong"
+                    who = f"{shown} is called on an object made by {self.package} ({q}.{self.leaf} in the notes)"
             else:
                 evidence, who = "strong", f"{shown} is called on an object made by {self.package}"
         else:  # param / unknown receiver / imported from the project's own modules
@@ -387,7 +437,9 @@ class Matcher:
                     return evidence, f"{who}, called without arguments"
                 self.skip("called with arguments")
                 return None
-            if self.arg in call.keywords or call.positional >= 2:
+            # two positional arguments may carry it; not when the call passes the other
+            # optional arguments by keyword and this one not among them
+            if self.arg in call.keywords or (call.positional >= 2 and not call.keywords):
                 self.skip(f"passes {self.arg}")
                 return None
             return evidence, f"{who}, called without {self.arg}"
@@ -418,6 +470,8 @@ class Matcher:
                 return evidence, f"{who}, called with '{self.arg}'"
             self.skip(f"not passing '{self.arg}'")
             return None
+        if k == "behaviour":
+            return evidence, f"{who}: its behaviour changed, verify this call"
         if k == "async":
             if awaited:
                 self.skip("already awaited")

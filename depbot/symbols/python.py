@@ -303,4 +303,9 @@ def analyze(source: str) -> PyFacts:
         walker.visit(tree)
     except RecursionError:
         facts.ok = False
+    for name, origins in facts.assigned.items():  # `from pkg import Counter`: not collections'
+        facts.assigned[name] = [
+            f"chain:{o[8:]}" if o.startswith("literal:") and o[8:] in facts.imports else o
+            for o in origins
+        ]
     return facts

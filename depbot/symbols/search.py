@@ -21,8 +21,10 @@ from depbot.search.imports import js_imports
 from depbot.search.pipnames import import_names_for
 from depbot.symbols import javascript as code_js
 from depbot.symbols import python as code_py
+from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolResult, merge
 from depbot.symbols.match import Matcher
+from depbot.symbols.shims import shim_reason
 
 
 class SymbolSearch:
@@ -36,6 +38,7 @@ class SymbolSearch:
         self._js: dict[str, tuple[str, list[int], dict[str, list[str]], set[str]]] = {}
         self._foreign: dict[str, set[str]] = {}
         self._local: set[str] | None = None
+        self._pyfiles: frozenset[str] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
 
@@ -80,12 +83,20 @@ class SymbolSearch:
     # -- binding resolution -----------------------------------------------------------------
 
     def _py_binding(
-        self, facts: code_py.PyFacts, name: str, roots: tuple[str, ...], depth: int = 0
+        self,
+        facts: code_py.PyFacts,
+        name: str,
+        roots: tuple[str, ...],
+        depth: int = 0,
+        path: str = "",
     ) -> Binding:
         if name in facts.imports:
             target = facts.imports[name]
             if any(target == r or target.startswith(r + ".") for r in roots):
                 return Binding("package", target)
+            hop = self._through_local(target, path, roots, depth) if path else None
+            if hop is not None:
+                return hop
             if target.startswith(".") or target.split(".", 1)[0] in self.local_modules():
                 return Binding("local-import", target)  # the project's own module: type unknown
             return Binding("foreign", target)
@@ -93,13 +104,56 @@ class SymbolSearch:
         if origins and depth < 3:
             return merge(
                 [
-                    self._origin(o, lambda root: self._py_binding(facts, root, roots, depth + 1))
+                    self._origin(
+                        o, lambda root: self._py_binding(facts, root, roots, depth + 1, path)
+                    )
                     for o in origins
                 ]
             )
         if name in facts.params:
             return Binding("param")
         return Binding("unknown")
+
+    def local_module_file(self, target: str, path: str) -> tuple[str, str] | None:
+        """(file, name in it) of ``from mod import name`` when ``mod`` is a module of the
+        checkout: beside the importing file (a script's folder is on ``sys.path``), relative
+        (``.mod``), or from the checkout's root (``src/`` too)."""
+        module, _, member = target.rpartition(".")
+        if not module or not member:
+            return None
+        here = path.rsplit("/", 1)[0] if "/" in path else ""
+        level = len(module) - len(module.lstrip("."))
+        parts = [p for p in module.lstrip(".").split(".") if p]
+        if level:
+            base = here.split("/") if here else []
+            base = base[: len(base) - (level - 1)] if level > 1 else base
+            bases = ["/".join(base)]
+        else:
+            bases = [here, "", "src"]
+        for base in dict.fromkeys(bases):
+            stem = "/".join([*([base] if base else []), *parts])
+            for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+                if candidate != path and candidate in self.py_files():
+                    return candidate, member
+        return None
+
+    def _through_local(
+        self, target: str, path: str, roots: tuple[str, ...], depth: int
+    ) -> Binding | None:
+        """``from app import app`` where the checkout's ``app.py`` made ``app`` from the
+        package (``app = Flask(__name__)``): the package's object, one module away."""
+        if depth >= 2:
+            return None
+        found = self.local_module_file(target, path)
+        if found is None:
+            return None
+        file, member = found
+        try:
+            facts = self.py_facts(file)
+        except ToolError:
+            return None
+        got = self._py_binding(facts, member, roots, depth + 1, file)
+        return got if got.kind in ("package", "local-package") else None
 
     @staticmethod
     def _origin(origin: str, resolve: Any) -> Binding:
@@ -136,6 +190,16 @@ class SymbolSearch:
             return Binding("param")
         return Binding("unknown")
 
+    def py_files(self) -> frozenset[str]:
+        """The checkout's Python files in scope (listed once)."""
+        with self._lock:
+            if self._pyfiles is not None:
+                return self._pyfiles
+        found = frozenset(self.code.files(PY_GLOBS))
+        with self._lock:
+            self._pyfiles = found
+        return found
+
     def local_modules(self) -> set[str]:
         """Top-level Python modules and packages of the checkout itself (``src/`` layout too)."""
         with self._lock:
@@ -160,7 +224,7 @@ class SymbolSearch:
             return cached
         names = {
             local
-            for imp in js_imports(self._text(path))
+            for imp in js_imports(self._text(path), path=path)
             if imp.package  # relative requires are the project's own files, not another package
             for local in imp.names
             if local != "*"
@@ -185,6 +249,9 @@ class SymbolSearch:
         symbol = symbol.strip()
         if not symbol:
             raise ToolError("symbol is empty")
+        if kind == "config_file":
+            names = (*self.import_names(ecosystem, package), package)
+            return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
         return Matcher(
@@ -251,6 +318,11 @@ class SymbolSearch:
                     why = f"imports {mod.rsplit('.', 1)[-1]} from {site.module}"
                 else:
                     continue
+            leaf = re.split(r"[./]", symbol.strip("'\""))[-1] or symbol
+            shim = shim_reason(site.path, self._text(site.path), site.line, leaf)
+            if shim:
+                skip(shim)
+                continue
             hits.append(SymbolHit(site.path, site.line, site.col, site.text, "code", "strong", why))
         hits.sort(key=lambda h: (h.path, h.line))
         note = (

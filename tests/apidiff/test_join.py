@@ -105,3 +105,56 @@ def test_npm_esm_only_subpath_default_and_named_exports():
     assert [h.path for h in found["export_removed"].hits] == ["b.mjs"]
     assert found["became_esm_only"].where == place + " · pkg is an ES module only (type: module)"
     assert found["became_esm_only"].source == "pkg-2.0.0 tarball: package.json"
+
+
+def test_npm_a_root_default_gone_asks_whether_the_required_module_is_called():
+    gone = ApiChange("default_removed", "pkg", "default export", "new · .")
+    cjs = site("pkg", {"merge": "*"}, style="require", esm=False, path="conf/a.js")
+    wanted, _ = queries(diff("npm", gone), report("npm", cjs), set())
+    assert wanted == [Query("pkg", "default_import")]
+    called = SymbolHit("conf/a.js", 5, 1, "merge(common, {})", "code", "strong", "calls it")
+    answers = {wanted[0]: SymbolResult("pkg", "default_import", [called], 1, False, {}, "")}
+    found = join(diff("npm", gone), report("npm", cjs), answers, "pkg-2.0.0 tarball").findings
+    assert [(h.path, h.line) for h in found[0].hits] == [("conf/a.js", 5)]
+    # nothing asked when no require binds the module object, or the default stays
+    named = site("pkg", {"merge": "merge"}, style="require", esm=False, path="conf/a.js")
+    assert queries(diff("npm", gone), report("npm", named), set())[0] == []
+    assert join(diff("npm", gone), report("npm", cjs), {}, "t").findings == []
+
+
+def test_a_vanished_reexport_counts_only_where_imported_from_that_path():
+    gone = ApiChange("removed", "pkg.hashkey", "re-export", "pkg/__init__.py")
+    direct = site("pkg", {"hashkey": "hashkey"}, path="a.py")
+    home = site("pkg.keys", {"hashkey": "hashkey"}, path="b.py")
+    assert queries(diff("pip", gone), report("pip", direct, home), {"hashkey"})[0] == []
+    found = join(diff("pip", gone), report("pip", direct, home), {}, WHEEL).findings
+    assert [h.path for h in found[0].hits] == ["a.py"]
+
+
+def test_a_removed_module_cites_each_import_statement_once():
+    gone = ApiChange("removed", "urllib3.fields.html5", "", "urllib3/fields/html5.py")
+    both = site("urllib3.fields.html5", {"DateField": "DateField", "EmailField": "EmailField"})
+    found = join(diff("pip", gone), report("pip", both), {}, WHEEL).findings
+    assert len(found[0].hits) == 1
+
+
+def test_an_import_guarded_by_try_except_is_left_to_the_shim_aware_search():
+    gone = ApiChange("removed", "urllib3.contextfunction", "", "urllib3/__init__.py")
+    fallback = ImportSite("app/tags.py", 4, 5, "from urllib3 import contextfunction",
+                          "urllib3", "urllib3", "", {"contextfunction": "contextfunction"},
+                          "from", None, True, guarded=True)  # fmt: skip
+    wanted, _ = queries(diff("pip", gone), report("pip", fallback), {"contextfunction"})
+    assert wanted == [Query("urllib3.contextfunction", "name")]
+    assert join(diff("pip", gone), report("pip", fallback), {}, WHEEL).findings == []
+
+
+def test_parameters_made_keyword_only_ask_for_calls_passing_them_positionally():
+    kw = [ApiChange("param_kind_changed", "urllib3.Pool.page",
+                    f"{name}: positional or keyword → keyword-only", "pool.py", pos)
+          for name, pos in (("size", 1), ("number", 0))]  # fmt: skip
+    imported = site("urllib3", {"Pool": "Pool"})
+    wanted, _ = queries(diff("pip", *kw), report("pip", imported), {"page"})
+    assert wanted == [Query("urllib3.Pool.page", "positional", max_positional=0)]
+    answers = {wanted[0]: SymbolResult("page", "positional", [hit()], 1, False, {}, "")}
+    found = join(diff("pip", *kw), report("pip", imported), answers, WHEEL).findings
+    assert [(f.detail.split(":")[0], len(f.hits)) for f in found] == [("number", 1)]

@@ -124,3 +124,23 @@ def test_node_minimum():
     assert node_minimum("^12.20.0 || ^14.13.1 || >=16.0.0") == (12, 20, 0)
     assert node_minimum("4.x || >=6.0.0") == (4, 0, 0)
     assert node_minimum("") is None
+
+
+def test_ambient_module_blocks_export_their_declarations_without_export(tmp_path):
+    files = {f"helper_{i}/index.d.ts": "export declare const x: number;\n" for i in range(60)}
+    old = _package(tmp_path / "old", {"name": "dt", "typings": "./typings.d.ts"}, {
+        **files,
+        "typings.d.ts": "declare module 'dt' {\n  function spanWords(d: Date): string\n"
+                        "  namespace spanWords {}\n  function addDays(d: Date): Date\n}\n"
+                        "declare module 'dt/span_words' {\n  import {spanWords} from 'dt'\n"
+                        "  export = spanWords\n}\n",
+    })  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "dt", "typings": "./typings.d.ts"}, {
+        **files,
+        "typings.d.ts": "declare module 'dt' {\n  export type Unit = string\n}\n"
+                        "declare module 'dt' {\n  function formatSpan(d: Date): string\n"
+                        "  function addDays(d: Date): Date\n}\n"
+                        "declare module 'dt/keep' {\n  const k: number\n  export { k }\n}\n",
+    })  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert {(c.kind, c.detail) for c in diff.changes} == {("export_removed", "spanWords")}

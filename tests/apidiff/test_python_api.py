@@ -141,3 +141,68 @@ def test_a_module_of_100000_defs_is_not_loaded_and_says_so(tmp_path):
     diff = diff_releases("pip", old, new)
     assert diff.changes == [] and diff.stats.get("incomplete") == 1  # never a "clean" diff
     assert any("were not compared" in n for n in diff.notes), diff.notes
+
+
+def test_a_reexport_of_another_package_gone_is_a_removal(tmp_path):
+    old = _write(tmp_path / "old", {
+        "webkit/__init__.py": "from tmplkit import Safe, quote\nfrom .app import App\n",
+        "webkit/app.py": "class App:\n    pass\n",
+        "webkit/_impl.py": "from tmplkit import Hidden\n",
+    })  # fmt: skip
+    new = _write(tmp_path / "new", {
+        "webkit/__init__.py": "from tmplkit import quote\nfrom .app import App\n",
+        "webkit/app.py": "class App:\n    pass\n",
+        "webkit/_impl.py": "\n",
+    })  # fmt: skip
+    diff = diff_releases("pip", old, new)
+    removed = {(c.path, c.detail, c.where) for c in diff.changes if c.kind == "removed"}
+    assert removed == {("webkit.Safe", "re-export", "webkit/__init__.py")}
+
+
+def test_names_an_old_module_getattr_served_and_the_new_one_lacks_are_removed(tmp_path):
+    getattr_old = (
+        "def deprecate(*a):\n    pass\n\n"
+        "def __getattr__(name):\n"
+        "    old = {'SMOOTH': 'LANCZOS', 'SHARP': 'NEAREST'}\n"
+        "    if name in old:\n"
+        "        deprecate(name, 10, 'use Resample instead')\n"
+        "        return old[name]\n"
+        "    if name == 'KIND':\n        return 1\n"
+        "    raise AttributeError(f'no attribute {name}')\n"
+    )
+    old = _write(tmp_path / "old", {
+        "imgkit/__init__.py": "", "imgkit/image.py": "LANCZOS = 1\nNEAREST = 0\n" + getattr_old,
+    })  # fmt: skip
+    new = _write(tmp_path / "new", {
+        "imgkit/__init__.py": "",
+        "imgkit/image.py": "LANCZOS = 1\nNEAREST = 0\n\ndef __getattr__(name):\n"
+                           "    if name == 'KIND':\n        return 1\n    raise AttributeError(name)\n",
+    })  # fmt: skip
+    diff = diff_releases("pip", old, new)
+    removed = {c.path for c in diff.changes if c.detail == "served by __getattr__"}
+    assert removed == {"imgkit.image.SMOOTH", "imgkit.image.SHARP"}  # not messages, not KIND
+
+
+def test_a_class_served_from_its_new_place_by_getattr_is_compared_there(tmp_path):
+    old = _write(tmp_path / "old", {
+        "ormkit/__init__.py": "class BaseQuery:\n"
+                              "    def page(self, number=None, size=None, strict=True):\n"
+                              "        return number\n",
+    })  # fmt: skip
+    new = _write(tmp_path / "new", {
+        "ormkit/__init__.py": "import importlib\n\n_moved = {'BaseQuery': '.query.Query'}\n\n\n"
+                              "def __getattr__(name):\n    if name in _moved:\n"
+                              "        path = _moved[name]\n"
+                              "        module, _, attr = path.rpartition('.')\n"
+                              "        return getattr(importlib.import_module(module, __name__), attr)\n"
+                              "    raise AttributeError(name)\n",
+        "ormkit/query.py": "class Query:\n"
+                           "    def page(self, *, number=None, size=None, strict=True):\n"
+                           "        return number\n",
+    })  # fmt: skip
+    diff = diff_releases("pip", old, new)
+    got = {(c.kind, c.path, c.detail.split(":")[0], c.position) for c in diff.changes}
+    assert ("param_kind_changed", "ormkit.BaseQuery.page", "number", 0) in got
+    assert ("param_kind_changed", "ormkit.BaseQuery.page", "strict", 2) in got
+    assert not [c for c in diff.changes if c.kind == "removed"]  # served, so not gone
+    assert [d.path for d in diff.deprecated if d.lazy] == ["ormkit.BaseQuery"]

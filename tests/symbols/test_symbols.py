@@ -192,3 +192,49 @@ def test_constructor_parameters_are_searched_on_the_class(tmp_path):
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
     r = s.search("pip", "pkgx", "retries", kind="parameter", of="Client.__init__")
     assert found(r) == [("app.py", 3)]
+
+
+def test_an_object_the_checkouts_own_module_made_from_the_package_is_the_packages(tmp_path):
+    write_tree(tmp_path, {
+        "api/app.py": "from webkit import App\n\napp = App(__name__)\n",
+        "api/run.py": "from app import app\n\n@app.before_first\ndef setup():\n    pass\n",
+        "api/other.py": "from helpers import app\n\n@app.before_first\ndef x():\n    pass\n",
+        "api/helpers.py": "app = object()\n",
+        "web/main.py": "from .site import app\n\napp.before_first(print)\n",
+        "web/__init__.py": "",
+        "web/site.py": "import webkit\n\napp = webkit.App('x')\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search("pip", "webkit", "app.before_first")
+    # one hop through api/app.py and web/site.py; api/helpers.py made its own object
+    assert found(r) == [("api/run.py", 3), ("web/main.py", 3)]
+
+
+def test_an_option_in_the_packages_section_of_a_config_object_is_a_use(tmp_path):
+    write_tree(tmp_path, {
+        "conf/web.dev.js": "const Mix = require('confmix');\n\nmodule.exports = Mix(base, {\n"
+                           "  devHost: {\n    rootDir: 'www', // the (static) root\n"
+                           "    'live': { quietLog: true },\n  },\n"
+                           "  output: { rootDir: 'out' },\n});\n",
+        "conf/other.js": "module.exports = { rootDir: 'x', quietLog: false };\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    for kind in ("name", "parameter", "config_key"):
+        assert found(s.search("npm", "bundler-dev-host", "rootDir", kind=kind)) == [
+            ("conf/web.dev.js", 5)
+        ], kind
+    assert found(s.search("npm", "bundler-dev-host", "quietLog", kind="parameter")) == [
+        ("conf/web.dev.js", 6)
+    ]
+    # a single trailing word is no section name: `host: {…}` is not bundler-dev-host's
+    assert found(s.search("npm", "bundler-host", "rootDir")) == []
+
+
+def test_a_property_after_a_line_comment_is_still_a_property(tmp_path):
+    write_tree(tmp_path, {
+        "conf/web.dev.js": "module.exports = {\n  devHost: {\n    port: 9000, // don't (ever) change\n"
+                           "    quietLog: false,\n  },\n};\n",
+        "conf/run.js": "const a = 'x'; // quietLog\nquietLog();\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    assert found(s.search("npm", "bundler-dev-host", "quietLog")) == [("conf/web.dev.js", 4)]

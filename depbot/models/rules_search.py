@@ -1,0 +1,139 @@
+"""Which searches the ``rules`` planner asks for one update, beyond one per candidate. Pure.
+
+- A wildcard of the notes ("removed `safe*` functions") is expanded into the names of its
+  family this checkout uses: those on its import sites and on the lines of one text search
+  for the prefix (``rules_notes.expand_wildcards``).
+- When the notes name more candidates than the search budget holds (a major with a long
+  list of rc and beta sections), one text search for all their names first (a few
+  ``search_code`` calls of an alternation): a name that occurs nowhere in the checkout's
+  text has no use there, so the budget goes to those that do, removals before
+  behaviour changes, instead of to the first ones in changelog order.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from depbot.core.fence import unfence
+from depbot.models.rules_notes import WILDCARD, _search_args, wildcard_pattern
+
+# kinds a search finds by the text of their name (the others: import sites, files)
+TEXT_KINDS = frozenset(
+    {"name", "parameter", "config_key", "positional", "behaviour", "required_arg",
+     "literal_arg", "signature", "async"}
+)  # fmt: skip
+PATTERN_CHARS = 200  # search_code's pattern limit
+_HIT_LINE = re.compile(r"^(h\d+) [^\n]{1,500}?:\d+: ([^\n]*)$", re.M)
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+
+Cands = list[tuple[dict[str, Any], dict[str, Any]]]
+
+
+def leaf(cand: dict[str, Any]) -> str:
+    """The name a text search for the candidate looks for: ``a.b(x)`` → ``b``."""
+    return str(cand.get("symbol", "")).split("(", 1)[0].rsplit(".", 1)[-1].strip()
+
+
+def prefilter_patterns(cands: Cands) -> list[str]:
+    """Regexes (alternations of whole names) that together find every text candidate."""
+    leaves = list(
+        dict.fromkeys(
+            leaf(c)
+            for c, _ in cands
+            if c.get("kind", "name") in TEXT_KINDS and _IDENT.fullmatch(leaf(c))
+        )
+    )
+    out, part = [], []  # type: ignore[var-annotated]
+    for name in leaves:
+        trial = [*part, re.escape(name)]
+        if part and len(r"\b(?:" + "|".join(trial) + r")\b") > PATTERN_CHARS:
+            out.append(r"\b(?:" + "|".join(part) + r")\b")
+            trial = [re.escape(name)]
+        part = trial
+    if part:
+        out.append(r"\b(?:" + "|".join(part) + r")\b")
+    return out
+
+
+def words_in(results: list[dict[str, Any]]) -> set[str] | None:
+    """The identifiers on the lines the text searches found; None when a result cannot say
+    (cut short, or read back in its compact form without its lines)."""
+    words: set[str] = set()
+    for res in results:
+        if not res or res.get("compacted") or res.get("truncated"):
+            return None
+        if int(res.get("total") or 0) > len(res.get("hits") or []):
+            return None
+        for m in _HIT_LINE.finditer(unfence(str(res.get("lines") or ""))):
+            words.update(_IDENT.findall(m.group(2)))
+    return words
+
+
+def _rank(cands: Cands) -> Cands:
+    """Removals first (a name, an argument, a key gone), behaviour changes last."""
+    return sorted(cands, key=lambda ce: ce[0].get("kind") == "behaviour")
+
+
+def within_budget(
+    cands: Cands,
+    code: dict[str, dict[str, Any] | None],
+    done: list[dict[str, Any]],
+    package: str,
+    cap: int,
+    can_search_text: bool,
+) -> tuple[Cands, list[dict[str, Any]], bool]:
+    """(the candidates to search, the text searches to ask first, whether one is pending)."""
+    if len(cands) <= cap:
+        return cands, [], False
+    if not can_search_text:
+        return _rank(cands)[:cap], [], False
+    pats = prefilter_patterns(cands)
+    asks = [{"pattern": p, "regex": True} for p in pats if p not in code]
+    if asks or any(code.get(p) is None for p in pats):
+        return [], asks, not asks
+    words = words_in([code[p] or {} for p in pats])
+    if words is None:
+        if any((code.get(p) or {}).get("compacted") for p in pats) and done:
+            # read back compact: the choice was made when the lines were there
+            return [ce for ce in cands if _search_args(package, ce[0]) in done], [], False
+        return _rank(cands)[:cap], [], False
+    kept = [
+        ce for ce in cands if ce[0].get("kind", "name") not in TEXT_KINDS or leaf(ce[0]) in words
+    ]
+    return _rank(kept)[:cap], [], False
+
+
+def wildcard_asks(
+    cands: Cands, code: dict[str, dict[str, Any] | None], imported_asked: bool,
+    imported_pending: bool, can_search_text: bool,
+) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
+    """The text searches the wildcards of the notes still need, and whether an answer the
+    expansion waits for is pending."""
+    wild = list(
+        dict.fromkeys(
+            str(c["symbol"]) for c, _ in cands if WILDCARD.match(str(c.get("symbol", "")))
+        )
+    )
+    if not wild:
+        return [], False
+    asks = []
+    if can_search_text:
+        asks = [
+            {"pattern": wildcard_pattern(w), "regex": True}
+            for w in wild
+            if wildcard_pattern(w) not in code
+        ]
+    pending = (
+        not imported_asked
+        or imported_pending
+        or any(code.get(wildcard_pattern(w), {}) is None for w in wild)
+    )
+    return asks, pending
+
+
+def unasked_note(n: int, code: dict[str, dict[str, Any] | None]) -> str:
+    """What the reason says of the candidates not searched."""
+    if any(p.startswith(r"\b(?:") for p in code):
+        return f"; {n} other name(s) the notes list occur nowhere in this checkout's text"
+    return f"; {n} other name(s) the notes list were past the search budget and not searched"

@@ -1,0 +1,117 @@
+"""Reading changelog items, the read2 rules: default exports given in commit-style lines,
+wildcards and rename lists, arguments made keyword-only, behaviour vs removal. Invented text."""
+
+import pytest
+
+from depbot.changelogs.breaking import analyze_section
+from tests.changelogs.test_breaking import cands
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "feat(makeClient): explicit import fetchkit (BREAKING CHANGE)",
+        "removed callable default export; use the named export `makeClient`",
+        "BREAKING CHANGE: removed the default export, use `makeClient`",
+        "The module is no longer callable: import `makeClient` instead (BREAKING)",
+    ],
+)
+def test_a_default_export_taken_away_in_any_wording(text):
+    assert ("fetchkit", "default_import") in cands(text, package="fetchkit", names=("fetchkit",))
+
+
+def test_an_explicit_import_wording_outside_a_break_is_nothing():
+    items = analyze_section("- feat: support explicit import of plugins", package="fetchkit")
+    assert not any(c.kind == "default_import" for i in items for c in i.candidates)
+
+
+def test_a_rename_arrow_list_searches_the_old_names():
+    body = (
+        "- **BREAKING**: helpers renamed:\n"
+        "  - `spanOfDays` → `daysInSpan`\n"
+        "  - `toNowWords` -> `formatToNow`\n"
+        "  - `en` → `en-US`\n"
+    )
+    items = analyze_section(body, package="timekit")
+    found = [(c.symbol, c.kind) for i in items for c in i.candidates]
+    assert ("spanOfDays", "name") in found and ("toNowWords", "name") in found
+    assert not any(s in ("daysInSpan", "formatToNow", "en") for s, _ in found)
+    assert any("daysInSpan" in i.replacements for i in items)
+
+
+def test_an_arrow_in_a_feature_list_is_no_rename():
+    items = analyze_section("### Features\n\n- `parse` → `parseStrict` fallback added\n")
+    assert not any(i.candidates for i in items)
+
+
+def test_a_wildcard_removal_is_a_prefix_candidate():
+    text = "Breaking: removed `lax*` functions. Use `parse`, `parseAll` instead, now strict."
+    assert cands(text, package="yamlet", names=("yamlet",)) == [("lax*", "name")]
+
+
+def test_a_label_before_removed_is_still_a_removal():
+    assert cands("Breaking: removed `getLegacy` helper.") == [("getLegacy", "name")]
+    assert ("proxyHost", "parameter") in cands(
+        "refactor: remove legacy options `proxyHost` and `proxyTable` (BREAKING CHANGE)"
+    )
+
+
+def test_a_list_of_names_before_one_role_word_shares_it():
+    found = cands("the `staticRoot`, `staticIndex` and `watchStatic` options were removed")
+    assert found == [
+        ("staticRoot", "parameter"),
+        ("staticIndex", "parameter"),
+        ("watchStatic", "parameter"),
+    ]
+    # a qualified name in the list stays a name
+    assert ("pkg.Client", "name") in cands("`pkg.Client` and `timeout` option were removed")
+
+
+@pytest.mark.parametrize(
+    ("text", "narrowed"),
+    [
+        ("The check() function no longer accepts unsigned tickets by default.", True),
+        ("`open_pool()` now rejects sizes below 4.", True),
+        ("`Client.connect()` no longer accepts `timeout`; pass it to the constructor.", False),
+        ("`read_blob()` now returns `str` instead of `bytes`.", False),
+    ],
+)
+def test_narrowed_input_is_told_from_a_removed_parameter(text, narrowed):
+    from depbot.changelogs.wording import narrows_input
+
+    assert narrows_input(text) is narrowed
+
+
+def test_no_longer_accepts_plain_words_is_a_behaviour_not_a_removal():
+    text = "The check() function no longer accepts unsigned tickets by default."
+    assert cands(text, package="ticketlib", names=("ticketlib",)) == [("check", "behaviour")]
+
+
+def test_a_type_level_note_under_a_removal_heading_removes_nothing():
+    body = (
+        "### Removed and changed types\n\n"
+        "- The `Store`, `StoreMap`, and `makeStore`/`setupStore` types/function take an "
+        "additional `Preloaded` generic which defaults to `S`.\n"
+        "- The `LegacyAction` type was removed; use `UnknownAction`.\n"
+    )
+    found = [
+        (c.symbol, c.kind) for i in analyze_section(body, package="statekit") for c in i.candidates
+    ]
+    assert found == [("LegacyAction", "name")]
+
+
+def test_the_owner_after_from_various_is_context_not_a_removed_name():
+    found = cands("Removed the `app` parameter from various `Database` methods.")
+    assert ("Database", "name") not in found and ("app", "parameter") in found
+
+
+def test_a_return_type_change_of_a_named_call_is_a_behaviour_to_verify():
+    body = (
+        "### Changes\n\n"
+        "- Return signatures as string not bytes (#88) by @dev\n"
+        "- Update return type for sigkit.sign (#91) by @dev\n"
+        "- Update README badges (#92) by @dev\n"
+    )
+    items = analyze_section(body, package="sigkit", import_names=("sigkit",))
+    found = [(c.symbol, c.kind) for i in items for c in i.candidates]
+    assert found == [("sigkit.sign", "behaviour")]

@@ -1,0 +1,3 @@
+const { unique } = require('confmix');
+
+module.exports = unique(['a', 'b', 'a']);

@@ -1,0 +1,1 @@
+module.exports = { entry: './src/index.js' };

@@ -1,0 +1,3 @@
+import { addHours } from 'tidetime';
+
+export const inAnHour = (d) => addHours(d, 1);

@@ -1,0 +1,6 @@
+from sched import app
+
+
+@app.before_first
+def warm():
+    return None

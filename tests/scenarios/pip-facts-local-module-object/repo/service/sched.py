@@ -1,0 +1,6 @@
+class Scheduler:
+    def before_first(self, fn):
+        return fn
+
+
+app = Scheduler()

@@ -1,0 +1,8 @@
+from webkit import App
+
+app = App(__name__)
+
+
+@app.route("/")
+def index():
+    return "ok"

@@ -1,0 +1,5 @@
+from webkit import quote
+
+
+def q(text):
+    return quote(text)

@@ -1,0 +1,7 @@
+from webkit import App, Safe
+
+app = App()
+
+
+def banner(text):
+    return Safe("<b>%s</b>" % text)

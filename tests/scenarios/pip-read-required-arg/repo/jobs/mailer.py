@@ -1,0 +1,2 @@
+def send(body: bytes) -> None:
+    print("sending", len(body))

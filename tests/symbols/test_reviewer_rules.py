@@ -1,0 +1,136 @@
+"""search_symbol reads like a reviewer (#15 §3): shims, config files, behaviour changes,
+module paths and methods of objects the package returns."""
+
+from __future__ import annotations
+
+import pytest
+
+from depbot.core.settings import Settings
+from depbot.search.code import CodeSearch
+from depbot.symbols.search import SymbolSearch
+from tests.helpers.worlds import write_tree
+
+FILES = {
+    "app/compat.py": (
+        "try:\n"
+        "    from quillkit import render_text\n"
+        "except ImportError:\n"
+        "    from quillkit import render_plain as render_text\n"
+    ),
+    "app/versioned.py": (
+        "import quillkit\n\n"
+        "if quillkit.VERSION < (3, 0):\n"
+        "    OUT = quillkit.render_plain('a')\n"
+        "else:\n"
+        "    OUT = quillkit.render_text('a')\n"
+    ),
+    "app/feature.py": (
+        "import quillkit\n\n"
+        "if hasattr(quillkit, 'render_text'):\n"
+        "    R = quillkit.render_text\n"
+        "else:\n"
+        "    R = quillkit.render_plain\n"
+    ),
+    "app/plain.py": "from quillkit import render_plain\n\nrender_plain('x')\n",
+    "app/lonely.py": (
+        "try:\n    from quillkit import render_plain\nexcept ImportError:\n    pass\n"
+    ),
+    "app/blobs.py": (
+        "import quillkit\n\n"
+        "def size(key):\n"
+        "    data = quillkit.read_blob(key)\n"
+        "    return len(data)\n"
+    ),
+    "app/rows.py": (
+        "import quillkit\n\nconn = quillkit.connect('db://')\nrows = conn.fetch_all()\n"
+    ),
+    "app/counters.py": ("from quillkit import Counter\n\nJOBS = Counter('jobs')\nJOBS.bump()\n"),
+    "app/consumer.py": (
+        "import quillkit\n\n"
+        "a = quillkit.consume(url, 'emails', prefetch=10)\n"
+        "b = quillkit.consume(url, 'reports', visibility_timeout=60)\n"
+        "c = quillkit.consume(url, 600)\n"
+    ),
+    "app/subs.py": "from quillkit import legacy\nimport quillkit.legacy.forms\n",
+    "web/shim.js": (
+        "const q = require('quillkit');\n"
+        "const out = typeof q.renderText === 'function' ? q.renderText(s) : q.renderPlain(s);\n"
+        "if (typeof q.renderText === 'function') {\n"
+        "  q.renderText('a');\n"
+        "} else {\n"
+        "  q.renderPlain('a');\n"
+        "}\n"
+        "q.renderPlain('b');\n"
+    ),
+    "setup.cfg": "[metadata]\nname = demo\n\n[tool:quillkit]\nline_width = 80\n",
+    "other/setup.cfg": "[flake8]\nmax-line-length = 100\n",
+    "pyproject.toml": ("[tool.black]\nline_width = 88\n\n[tool.quillkit]\nline_width = 72\n"),
+    ".quillrc": '{"theme": "dark"}\n',
+    "requirements.txt": "quillkit==2.4.0\n",
+    "package.json": '{"dependencies": {"quillkit": "^2.4.0"}}\n',
+}
+
+
+@pytest.fixture(scope="module")
+def symbols(tmp_path_factory):
+    root = tmp_path_factory.mktemp("reviewer")
+    write_tree(root, FILES)
+    return SymbolSearch(CodeSearch(root, Settings()))
+
+
+def places(result, evidence="strong"):
+    return {(h.path, h.line) for h in result.hits if h.evidence == evidence}
+
+
+def test_python_compat_shims_are_set_aside_with_the_reason(symbols):
+    res = symbols.search("pip", "quillkit", "render_plain")
+    assert places(res) == {("app/plain.py", 1), ("app/plain.py", 3), ("app/lonely.py", 2)}
+    reasons = " ".join(res.excluded)
+    assert "except ImportError" in reasons
+    assert "version check" in reasons
+
+
+def test_js_feature_checks_are_set_aside(symbols):
+    res = symbols.search("npm", "quillkit", "renderPlain")
+    assert places(res) == {("web/shim.js", 8)}
+    assert any("feature check" in r for r in res.excluded)
+
+
+def test_a_dropped_config_file_is_a_use(symbols):
+    res = symbols.search("pip", "quillkit", ".quillrc", kind="config_file")
+    assert places(res) == {(".quillrc", 1)}
+    shared = symbols.search("pip", "quillkit", "setup.cfg", kind="config_file")
+    assert places(shared) == {("setup.cfg", 4)}  # the [tool:quillkit] section, not [flake8]
+
+
+def test_a_key_of_a_shared_config_file_counts_only_in_the_packages_section(symbols):
+    res = symbols.search("pip", "quillkit", "line_width", kind="config_key", of="pyproject.toml")
+    assert places(res) == {("pyproject.toml", 5)}
+
+
+def test_behaviour_change_makes_calls_uses_to_verify(symbols):
+    res = symbols.search("pip", "quillkit", "read_blob", kind="behaviour")
+    assert places(res) == {("app/blobs.py", 4)}
+    assert "verify" in res.hits[0].why
+
+
+def test_module_path_matches_every_import_form(symbols):
+    res = symbols.search("pip", "quillkit", "quillkit.legacy", kind="module_path")
+    assert places(res) == {("app/subs.py", 1), ("app/subs.py", 2)}
+
+
+def test_method_of_an_object_the_package_returns(symbols):
+    res = symbols.search("pip", "quillkit", "Client.fetch_all")
+    assert places(res) == {("app/rows.py", 4)}
+
+
+def test_a_class_the_package_exports_is_not_the_standard_librarys_namesake(symbols):
+    res = symbols.search("pip", "quillkit", "Counter.bump")
+    assert places(res) == {("app/counters.py", 4)}
+
+
+def test_a_required_argument_left_out_among_keywords(symbols):
+    res = symbols.search(
+        "pip", "quillkit", "consume", kind="required_arg", arg="visibility_timeout"
+    )
+    assert places(res) == {("app/consumer.py", 3)}  # c may pass it positionally
