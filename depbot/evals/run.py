@@ -62,8 +62,15 @@ class EvalSummary:
     scenarios: list[ScenarioRun] = field(default_factory=list)
 
     def totals(self) -> dict[str, Any]:
+        """Counts over expected updates. ``tp``: expected and got ``affected``; ``fn``: expected
+        ``affected``, got anything else; ``fp``: expected ``not_affected``, got ``affected``;
+        ``tn``: expected and got ``not_affected``; ``unknown_ok``: expected and got ``unknown``.
+        precision = tp/(tp+fp), recall = tp/(tp+fn) (1.0 when the denominator is 0).
+        ``false_safe``: expected ``affected``, got ``not_affected`` (the dangerous miss), with
+        the scenarios in ``false_safe_cases``."""
         t: dict[str, Any] = {"scenarios": len(self.scenarios), "passed": 0, "failed": 0,
-                             "tp": 0, "fp": 0, "fn": 0, "tn": 0, "unknown_ok": 0}  # fmt: skip
+                             "tp": 0, "fp": 0, "fn": 0, "tn": 0, "unknown_ok": 0,
+                             "false_safe": 0, "false_safe_cases": []}  # fmt: skip
         cited = wanted = 0
         for s in self.scenarios:
             t["passed" if s.passed else "failed"] += 1
@@ -71,6 +78,9 @@ class EvalSummary:
                 exp, got = u["expected"], u["got"]
                 if exp == "affected":
                     t["tp" if got == "affected" else "fn"] += 1
+                    if got == "not_affected":
+                        t["false_safe"] += 1
+                        t["false_safe_cases"].append(s.name)
                     wanted += u["_files_expected"]
                     cited += u["_files_expected"] - len(u["missing_files"])
                 elif exp == "not_affected":

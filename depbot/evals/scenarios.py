@@ -101,8 +101,15 @@ def load_scenario(path: Path) -> Scenario:
     return Scenario(path.name, path, str(data.get("description", "")), updates, faults, expect)
 
 
+def is_corpus(path: Path) -> bool:
+    """A real-world corpus: a ``cases/`` folder of ``*.toml`` specs, built into ``built/``."""
+    cases = Path(path) / "cases"
+    return cases.is_dir() and any(cases.glob("*.toml"))
+
+
 def find_scenarios(paths: list[Path]) -> list[Path]:
-    """Scenario folders among ``paths``: each path is a scenario or a folder of scenarios."""
+    """Scenario folders among ``paths``: each path is a scenario, a folder of scenarios, or
+    a corpus (``cases/*.toml`` specs), whose built scenarios under ``built/`` are used."""
     found: list[Path] = []
     for p in paths:
         p = Path(p)
@@ -110,6 +117,19 @@ def find_scenarios(paths: list[Path]) -> list[Path]:
             raise InputError(f"scenario folder {str(p)!r} does not exist")
         if (p / "scenario.toml").is_file():
             found.append(p)
+            continue
+        if is_corpus(p):
+            built = p / "built"
+            subs = (
+                sorted(d for d in built.iterdir() if d.is_dir() and (d / "scenario.toml").is_file())
+                if built.is_dir()
+                else []
+            )
+            if not subs:
+                raise InputError(
+                    f"{p}: the corpus is not built; run: python tools/realworld.py build"
+                )
+            found.extend(subs)
             continue
         subs = sorted(d for d in p.iterdir() if d.is_dir() and (d / "scenario.toml").is_file())
         if not subs:

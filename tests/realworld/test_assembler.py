@@ -1,0 +1,140 @@
+"""tools/realworld.py on a tiny synthetic mirror: the built folder is exactly a scenario."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import tarfile
+import zipfile
+from pathlib import Path
+
+from depbot.evals.scenarios import load_scenario
+from tests.realworld._tool import load_tool
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@localhost", "GIT_CONFIG_GLOBAL": os.devnull}  # fmt: skip
+
+
+def _git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **GIT_ENV},
+                          capture_output=True, text=True, check=True, timeout=30)  # fmt: skip
+    return done.stdout.strip()
+
+
+def _mirror(root: Path, repo: str, files: dict[str, str], tag: str = "") -> str:
+    """A bare mirror of ``repo`` at root/<owner>+<name>/repo; returns the commit."""
+    work = root / "work" / repo.replace("/", "+")
+    for rel, text in files.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_text(text)
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-q", "-m", "c", "--no-gpg-sign")
+    if tag:
+        _git(work, "tag", tag)
+    dest = root / repo.replace("/", "+") / "repo"
+    _git(root, "clone", "-q", "--bare", str(work), str(dest))
+    return _git(work, "rev-parse", "HEAD")
+
+
+SPEC = """description = "yaml.load needs Loader in 6.0; app/cfg.py calls yaml.load(f)"
+ecosystem = "pip"
+package = "PyYAML"
+from = "5.4.1"
+to = "6.0.1"
+expect = "affected"
+files = ["app/cfg.py"]
+symbols = ["load"]
+negative = ""
+
+[client]
+repo = "acme/client"
+commit = "{commit}"
+license = "MIT"
+paths = ["app/cfg.py", "requirements.txt"]
+manifest = "requirements.txt"
+
+[upstream]
+repo = "yaml/pyyaml"
+license = "MIT"
+notes = [{{ path = "docs/CHANGES.rst", ref = "6.0.1" }}]
+directory = ""
+dist = false
+"""
+
+
+def test_build_makes_exactly_the_scenario(tmp_path: Path, capsys):
+    mirrors = tmp_path / "mirrors"
+    mirrors.mkdir()
+    commit = _mirror(mirrors, "acme/client", {
+        "app/cfg.py": "import yaml\nconf = yaml.load(open('c.yml'))\n",
+        "requirements.txt": "requests==2.31.0\nPyYAML>=5\n", "README.md": "not kept\n",
+    })  # fmt: skip
+    _mirror(mirrors, "yaml/pyyaml", {"docs/CHANGES.rst": "6.0\n* Loader required\n"}, "6.0.1")
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "pip-pyyaml-x.toml").write_text(SPEC.format(commit=commit))
+    out = tmp_path / "built"
+    argv = ["build", "--cases", str(cases), "--mirror", str(mirrors), "--out", str(out),
+            "--downloads", str(tmp_path / "dl")]  # fmt: skip
+    assert load_tool().main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "built 1 cases, skipped 0"
+    case = out / "pip-pyyaml-x"
+    files = sorted(str(p.relative_to(case)) for p in case.rglob("*") if p.is_file())
+    assert files == ["SOURCES.txt", "repo/app/cfg.py", "repo/requirements.txt", "scenario.toml",
+                     "upstream/pip/PyYAML/docs/CHANGES.rst", "upstream/pip/PyYAML/meta.json"]  # fmt: skip
+    assert (case / "repo/requirements.txt").read_text() == "requests==2.31.0\nPyYAML==5.4.1\n"
+    meta = json.loads((case / "upstream/pip/PyYAML/meta.json").read_text())
+    assert meta == {"repository": "https://github.com/yaml/pyyaml"}
+    sources = (case / "SOURCES.txt").read_text()
+    assert (
+        commit in sources and "manifest rewritten" in sources and "client license: MIT" in sources
+    )
+    sc = load_scenario(case)
+    (u,) = sc.updates
+    assert (u.package, u.from_version, u.to_version) == ("PyYAML", "5.4.1", "6.0.1")
+    exp = sc.expect["pyyaml"]
+    assert (exp.verdict, exp.files, exp.symbols) == ("affected", ("app/cfg.py",), ("load",))
+
+
+def test_a_missing_mirror_skips_the_case_and_says_how(tmp_path: Path, capsys):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "pip-pyyaml-x.toml").write_text(SPEC.format(commit="a" * 40))
+    argv = ["build", "--cases", str(cases), "--mirror", str(tmp_path), "--out",
+            str(tmp_path / "built"), "--downloads", str(tmp_path / "dl")]  # fmt: skip
+    assert load_tool().main(argv) == 1
+    out = capsys.readouterr().out
+    assert "mirror of acme/client missing" in out and "github:acme/client" in out
+    assert out.splitlines()[-1] == "built 0 cases, skipped 1 (mirror missing 1)"
+
+
+def test_package_json_is_pinned_in_place(tmp_path: Path):
+    (tmp_path / "package.json").write_text(json.dumps({"dependencies": {"uuid": "^3.0.0"}}))
+    note = load_tool().pin_manifest(tmp_path, "package.json", "npm", "uuid", "3.4.0")
+    assert "uuid" in note
+    assert json.loads((tmp_path / "package.json").read_text()) == {
+        "dependencies": {"uuid": "3.4.0"}
+    }
+    assert load_tool().pin_manifest(tmp_path, "package.json", "npm", "uuid", "3.4.0") == ""
+
+
+def test_artifacts_are_trimmed_as_the_readme_says():
+    dist = load_tool().dist
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name in ("pkg/__init__.py", "pkg/tests/test_a.py", "pkg/x.pyi", "pkg/py.typed",
+                     "pkg/data.json", "pkg-1.dist-info/LICENSE", "pkg-1.dist-info/METADATA"):  # fmt: skip
+            zf.writestr(name, "x")
+    assert sorted(dist.trim_wheel(buf.getvalue())) == [
+        "pkg-1.dist-info/LICENSE", "pkg/__init__.py", "pkg/py.typed", "pkg/x.pyi"]  # fmt: skip
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name in ("package/package.json", "package/index.js", "package/index.d.ts",
+                     "package/LICENSE", "package/README.md", "package/index.js.map"):  # fmt: skip
+            info = tarfile.TarInfo(name)
+            info.size = 1
+            tf.addfile(info, io.BytesIO(b"x"))
+    assert sorted(dist.trim_npm(buf.getvalue())) == ["LICENSE", "index.d.ts", "package.json"]
