@@ -4,6 +4,11 @@ Pure. The toolbox runs a tool, records its facts in the ledger and hands the res
 here; these functions shape the JSON objects (their key order is part of the output)
 and the ``Outcome`` that goes back to the loop. Untrusted text is fenced with the
 caller's ``Fence`` (it carries the run's nonce); errors are one short sentence.
+
+Every ``Outcome`` is made here (``success``, ``failure``, ``repeat``), and every string in
+it has secret-shaped values replaced by ``[redacted]`` (``core.redact``, detect-secrets'
+plugins): this is the one place all tool results pass through on their way to the model
+and the trace.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from depbot.changelogs.breaking import Item
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
 from depbot.core.fence import shown, strip_invisible
+from depbot.core.redact import redact_text, redact_value
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 from depbot.search.import_sites import ImportSite
@@ -56,18 +62,38 @@ def dump(obj: Any) -> str:
     return shown(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), json_text=True)
 
 
+def sent(obj: Any) -> str:
+    """``dump`` of a tool result with every string in it redacted (``core.redact``)."""
+    return dump(redact_value(obj))
+
+
 def failure(message: str, guard: str, detail: str = "") -> Outcome:
-    return Outcome(dump({"error": message}), False, guard=guard, error_detail=detail or message)
+    detail = redact_text(detail or message)
+    return Outcome(sent({"error": message}), False, guard=guard, error_detail=detail)
 
 
 def repeat(first_id: str) -> Outcome:
     note = {"repeat_of": first_id, "note": f"same call as {first_id}; its result is above"}
-    return Outcome(dump(note), True, guard="repeat")
+    return Outcome(sent(note), True, guard="repeat")
+
+
+MAX_RESULT_CHARS = 48_000  # no tool result is sent larger: past it, its compact form goes
 
 
 def success(obs: Observation) -> Outcome:
-    compact = dump(obs.compact) if obs.compact is not None else ""
-    return Outcome(dump(obs.body), True, compact=compact, new_facts=obs.new_facts)
+    compact = sent(obs.compact) if obs.compact is not None else ""
+    content = sent(obs.body)
+    if len(content) > MAX_RESULT_CHARS:
+        short = dict(obs.compact or {"id": obs.result_id})
+        short["note_from_depbot"] = (
+            f"the full result ({len(content)} characters) is over the {MAX_RESULT_CHARS}-character "
+            "limit of a tool result: its summary is shown; narrow the call to see lines"
+        )
+        content = sent(short)
+        if len(content) > MAX_RESULT_CHARS:
+            content = sent({"id": obs.result_id, "note_from_depbot": short["note_from_depbot"]})
+        compact = ""
+    return Outcome(content, True, compact=compact, new_facts=obs.new_facts)
 
 
 # -- fetch_changelog ---------------------------------------------------------------------------
@@ -108,6 +134,8 @@ def _item_entries(read: list[ReadSection], fence: Fence) -> tuple[list[dict], li
                     entry["replacements"] = list(item.replacements)[:8]
                 breaking.append(entry)
             elif item.category == "deprecation":
+                if item.deprecates:  # still working: only "also deprecated" in a draft
+                    entry["deprecates"] = [c.to_dict() for c in item.deprecates]
                 deprecations.append(entry)
     return breaking, deprecations
 
@@ -195,6 +223,8 @@ def changelog_observation(
     }
     compact["sections"] = [{"ref": s["ref"], "version": s["version"]} for s in sections]
     compact["breaking"] = breaking  # already short: fenced items with their candidates
+    if any(d.get("deprecates") for d in deprecations):  # the names "also deprecated" needs
+        compact["deprecations"] = [d for d in deprecations[:20] if d.get("deprecates")]
     if context:
         compact["deprecated_before"] = [
             {k: v for k, v in c.items() if k != "text"} for c in context

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -45,6 +46,7 @@ from depbot.apidiff.join import Finding, join
 from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
 from depbot.core.fence import fence, redact, strip_invisible
+from depbot.core.redact import redact_text
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
@@ -64,6 +66,20 @@ __all__ = [
 ]
 
 MAX_ARGUMENT_BYTES = 20_000
+MAX_IMPORT_SITES = 60  # where_imported lists at most this many sites (a 50,000-file checkout
+MAX_FILES_LISTED = 50  # returned 5.1 MB before), and the first files with their counts
+
+
+def first_per_file(hits: list[Hit], limit: int) -> list[Hit]:
+    """At most ``limit`` hits: each file's first hit (in order), then the rest in order."""
+    seen: set[str] = set()
+    firsts = [h for h in hits if h.path not in seen and not seen.add(h.path)]
+    picked = set(map(id, firsts[:limit]))
+    rest = [h for h in hits if id(h) not in picked]
+    chosen = set(map(id, firsts[:limit] + rest[: max(0, limit - len(firsts))]))
+    return [h for h in hits if id(h) in chosen]
+
+
 NOTHING_NEW_LIMIT = 3
 
 
@@ -281,7 +297,7 @@ class Toolbox:
         listed, lines, new = [], [], 0
         for h in hits:
             hid = self.ledger.hit_id_for(h.path, h.line, h.col)
-            text = redact(strip_invisible(h.text), self.secrets)
+            text = redact_text(redact(strip_invisible(h.text), self.secrets), h.path)
             if self._in_secret_block(h.path, h.line):
                 text = "[REDACTED: a line of a private key block]"
             if hid is None:
@@ -353,19 +369,32 @@ class Toolbox:
         report = self.services.where_imported(eco, package)
         sid = self.ledger.next_id("w")
         sites: list[Hit] = list(report.sites)
+        shown = first_per_file(sites, MAX_IMPORT_SITES)
+        note = str(report.note)
+        per_file = Counter(s.path for s in sites)
+        if len(shown) < len(sites):
+            note = (
+                f"{len(sites)} import sites in {len(per_file)} files; {len(shown)} shown "
+                f"(each file's first, then in order); `files` counts them per file. {note}"
+            ).strip()
         obs = self._searched(
-            sites,
+            shown,
             sid,
             "where_imported",
             package,
             package,
             total=len(sites),
-            truncated=False,
-            note=str(report.note),
+            truncated=len(shown) < len(sites),
+            note=note,
         )
         obs.body["package"] = package
         obs.body["import_names"] = list(report.import_names)
-        obs.body["files"] = list(report.files)[:50]
+        files = list(report.files)
+        obs.body["files"] = files[:MAX_FILES_LISTED]
+        if len(shown) < len(sites):
+            obs.body["sites_per_file"] = {f: per_file[f] for f in files[:MAX_FILES_LISTED]}
+        if len(files) > MAX_FILES_LISTED:
+            obs.body["files_total"] = len(files)
         return obs
 
     def _search_symbol(self, args: dict[str, Any]) -> Observation:

@@ -100,8 +100,10 @@ def _record_lines(rec: dict, width: int) -> list[str]:
     kind = rec.get("type")
     conv = rec.get("conv", "")
     if kind == "run_start":
+        run = f"{rec.get('run', '')} {rec['run_id']}" if rec.get("run_id") else rec.get("run", "")
+        resumed = " (resumed)" if rec.get("resumed") else ""
         out.append(
-            f"=== run {rec.get('run', '')}: {rec.get('updates')} updates, model {rec.get('model')}"
+            f"=== run {run}{resumed}: {rec.get('updates')} updates, model {rec.get('model')}"
         )
     elif kind == "round":
         out.append(f"\n--- {conv} round {rec.get('round')} ({rec.get('seconds', 0):.2f}s, "

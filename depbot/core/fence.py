@@ -98,12 +98,14 @@ _SECRET_PATTERNS = [
 ]
 # the key word may sit anywhere in a name (DB_PASSWORD, app.secret); the pattern starts at the
 # key word itself: a leading "[\w.-]*" would try every start of a long run of word characters
-# (quadratic: seconds for one line of a hostile changelog)
+# (quadratic: seconds for one line of a hostile changelog). An unquoted value that is code
+# (``token = self.token``, ``password = get_password()``, ``os.environ[...]``) is kept.
 _ASSIGNMENT = re.compile(
     r"""(?ix)
     ((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)\b
      \s*["']?\s*[:=]\s*)
-    (["']?)(?!\d+\b)([^\s"',;]{4,})(\2)
+    (["']?)(?!\d+\b)(?:(?<=["'])|(?!(?:[A-Za-z_]\w*\.)+[A-Za-z_]|[A-Za-z_][\w.]*[(\[]))
+    ([^\s"',;]{4,})(\2)
     """
 )
 

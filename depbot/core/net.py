@@ -36,7 +36,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -226,6 +227,18 @@ class Http:
         self.stderr: Callable[[str], None] = _to_stderr
         self._deadline: float | None = None
         self._deadline_budget = 0.0
+        self._call = threading.local()  # this thread's tool-call deadline: (at, seconds)
+
+    @contextmanager
+    def call_deadline(self, seconds: float | None) -> Iterator[None]:
+        """Within the block, no request of this thread starts or waits past ``seconds`` from
+        now (one tool call's share: a stalled package cannot hold its batch); None: no cap."""
+        earlier = getattr(self._call, "at", None)
+        self._call.at = None if seconds is None else (time.monotonic() + seconds, seconds)
+        try:
+            yield
+        finally:
+            self._call.at = earlier
 
     def set_deadline(self, at: float | None) -> None:
         """No request starts after ``at`` (a ``time.monotonic()`` time; None: no deadline),
@@ -243,9 +256,18 @@ class Http:
         return {endpoint_of(self.settings, f"http://{h}").label: r for h, r in down.items()}
 
     def _time_left(self) -> float | None:
-        return None if self._deadline is None else self._deadline - time.monotonic()
+        now = time.monotonic()
+        run = None if self._deadline is None else self._deadline - now
+        call = getattr(self._call, "at", None)
+        if call is None:
+            return run
+        return call[0] - now if run is None else min(run, call[0] - now)
 
     def _deadline_error(self) -> UpstreamError:
+        call = getattr(self._call, "at", None)
+        if call is not None and (self._deadline is None or call[0] < self._deadline):
+            took = f"{round(call[1], 1):g}"
+            return UpstreamError("deadline", f"this tool call's time limit ({took} s) passed")
         budget = f"{round(self._deadline_budget, 1):g}"
         return UpstreamError("deadline", f"the run's deadline ({budget} s) passed")
 

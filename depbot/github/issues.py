@@ -32,6 +32,7 @@ class IssueInfo:
     url: str
     labels: tuple[str, ...] = ()
     is_pull: bool = False
+    author: str = ""  # user.login of whoever opened it ("" when GitHub left it out)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class CommentInfo:
     id: int
     body: str
     url: str
+    author: str = ""  # user.login
 
 
 def _issue(raw: Any) -> IssueInfo:
@@ -54,14 +56,23 @@ def _issue(raw: Any) -> IssueInfo:
             str(lab.get("name", "")) for lab in raw.get("labels") or [] if isinstance(lab, dict)
         ),
         is_pull=bool(raw.get("pull_request")),
+        author=_login(raw.get("user")),
     )
+
+
+def _login(user: Any) -> str:
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) else ""
 
 
 def _comment(raw: Any) -> CommentInfo:
     if not isinstance(raw, dict) or "id" not in raw:
         raise UpstreamError("bad_response", "GitHub sent a comment depbot cannot read")
     return CommentInfo(
-        id=int(raw["id"]), body=str(raw.get("body") or ""), url=str(raw.get("html_url") or "")
+        id=int(raw["id"]),
+        body=str(raw.get("body") or ""),
+        url=str(raw.get("html_url") or ""),
+        author=_login(raw.get("user")),
     )
 
 
@@ -129,7 +140,19 @@ class GitHubIssues:
             yield from items
             url, query = _next_link(str(headers.get("link", ""))), None
 
-    # -- repository and labels --------------------------------------------------------------
+    # -- identity and repository -----------------------------------------------------------
+
+    def viewer_login(self) -> str:
+        """The login of the token's user (``GET /user``).
+
+        A GitHub App installation token and the Actions ``GITHUB_TOKEN`` have no user:
+        GitHub answers 403 "Resource not accessible by integration", which comes out as an
+        ``UpstreamError`` of kind ``unauthorized`` with ``status`` 403 (401: a bad token).
+        """
+        login = _login(self._call("GET", "/user", "the token's user"))
+        if not login:
+            raise UpstreamError("bad_response", "the token's user: GitHub sent no login")
+        return login
 
     def repository(self, full_name: str) -> dict[str, Any]:
         """The repository's JSON (``has_issues``, ``permissions`` when GitHub sends them)."""
@@ -173,6 +196,22 @@ class GitHubIssues:
         found = (_issue(raw) for raw in self._pages(f"/repos/{full_name}/issues", params, what))
         return [i for i in found if not i.is_pull]
 
+    def open_issues_between(
+        self, full_name: str, label: str, above: int, below: int
+    ) -> list[IssueInfo]:
+        """Open issues labelled ``label`` numbered between ``above`` and ``below`` (both
+        excluded), newest first; reads pages only until it is past ``above``."""
+        params = {"state": "open", "labels": label, "sort": "created", "direction": "desc"}
+        what = f"open issues labelled {label!r} in {full_name}"
+        out: list[IssueInfo] = []
+        for raw in self._pages(f"/repos/{full_name}/issues", params, what):
+            info = _issue(raw)
+            if info.number <= above:
+                break
+            if info.number < below and not info.is_pull:
+                out.append(info)
+        return out
+
     def search_issues(self, query: str, *, max_items: int = 300) -> list[IssueInfo]:
         """Issues found by GitHub search (eventually consistent: new issues may be missing)."""
         out: list[IssueInfo] = []
@@ -188,12 +227,22 @@ class GitHubIssues:
         path = f"/repos/{full_name}/issues/{int(number)}"
         return _issue(self._call("GET", path, f"issue #{number} of {full_name}"))
 
-    def create_issue(self, full_name: str, title: str, body: str, labels: list[str]) -> IssueInfo:
+    def create_issue(
+        self,
+        full_name: str,
+        title: str,
+        body: str,
+        labels: list[str],
+        assignees: list[str] | None = None,
+    ) -> IssueInfo:
+        fields: dict[str, Any] = {"title": title, "body": body, "labels": labels}
+        if assignees:
+            fields["assignees"] = assignees
         data = self._call(
             "POST",
             f"/repos/{full_name}/issues",
             f"creating an issue in {full_name}",
-            input={"title": title, "body": body, "labels": labels},
+            input=fields,
         )
         return _issue(data)
 

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from depbot.core.tokens import estimate_tokens
 
-__all__ = ["Model", "ModelReply", "Usage", "estimate_tokens"]
+__all__ = ["Model", "ModelReply", "Usage", "estimate_tokens", "spends_tokens"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,13 @@ class ModelReply:
 
 class Model(Protocol):
     name: str
+    # a model without ``spends_tokens = False`` is held to the run's token budget
 
     def complete(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> ModelReply: ...
+
+
+def spends_tokens(model: object) -> bool:
+    """Whether ``model``'s calls cost tokens a budget must hold (the offline planner's do not)."""
+    return bool(getattr(model, "spends_tokens", True))

@@ -1,7 +1,10 @@
 """``DIR/journal.jsonl``: every verdict as it arrives, so ``--resume`` keeps finished work.
 
 Append-only, flushed and fsynced line by line; a run killed mid-write leaves at most a torn
-last line, which reading skips and reopening cuts off.
+last line, which reading skips and reopening cuts off. The first line is the run's header
+(``{"journal": 1, "run": …, "fingerprint": …}``, written by ``runfolder.begin_run``): which
+run the journal belongs to, so ``--resume`` continues only its own. Journals of an older
+depbot have none; their lines are read all the same.
 """
 
 from __future__ import annotations
@@ -10,11 +13,13 @@ import json
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 from depbot.core.fence import shown
 from depbot.records.verdict import Verdict
 
 JOURNAL_FILE = "journal.jsonl"
+_MAX_HEADER = 64 * 1024  # bytes read for the header line
 
 
 class Journal:
@@ -80,8 +85,31 @@ def read_journal(out_dir: str | Path) -> list[Verdict]:
         if not raw.strip():
             continue
         try:
-            verdict = Verdict.from_journal(json.loads(raw.decode("utf-8")))
+            data = json.loads(raw.decode("utf-8"))
+            if isinstance(data, dict) and "journal" in data and "update" not in data:
+                continue  # the run's header
+            verdict = Verdict.from_journal(data)
         except (UnicodeDecodeError, KeyError, TypeError, ValueError, RecursionError):
             continue
         found[(verdict.update.key, verdict.update.manifest)] = verdict
     return list(found.values())
+
+
+def read_header(out_dir: str | Path) -> dict[str, Any] | None:
+    """The header of ``DIR/journal.jsonl`` (its first line), or None: no journal, or one of
+    an older depbot, or a first line torn or not a header."""
+    path = Path(out_dir) / JOURNAL_FILE
+    try:
+        with open(path, "rb") as fh:
+            first = fh.read(_MAX_HEADER).split(b"\n", 1)
+    except OSError:
+        return None
+    if len(first) < 2:  # no complete first line
+        return None
+    try:
+        data = json.loads(first[0].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or "journal" not in data or "update" in data:
+        return None
+    return data

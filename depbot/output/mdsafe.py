@@ -31,9 +31,12 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _FENCE_OPEN = re.compile(r"^ {0,3}(?:(`{3,})(?!.*`)|(~{3,}))")
 # a code span opens on a backtick run not escaped by a backslash and cannot cross a blank line
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.S)
-_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)")
-_LINK = re.compile(r"\[([^\]\n]+)\]\([^)\n]*\)")
-_REF_LINK = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]")
+# Link and image patterns stop at the next bracket or parenthesis and are bounded, so a text of
+# a thousand unclosed "![" or "[a](" costs one short attempt each, not a scan to the end.
+_DEST = r"\((?:[^()\s]|\([^()\s]{0,200}\)){0,2048}(?:[ \t]+\"[^\"\n]{0,300}\")?\)"  # (url "title")
+_IMAGE = re.compile(r"!\[([^\[\]\n]{0,500})\]" + _DEST)
+_LINK = re.compile(r"\[([^\[\]\n]{1,500})\]" + _DEST)
+_REF_LINK = re.compile(r"\[([^\[\]\n]{1,500})\]\[[^\[\]\n]{0,200}\]")
 _LINK_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*\S+.*$", re.M)
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
@@ -70,6 +73,7 @@ def _prose(text: str) -> str:
     text = _LINK_DEF.sub("", text)
     text = _AUTOLINK.sub(lambda m: m.group(1), text)
     text = _TAG.sub("", text)
+    text = text.replace("](", "]" + ZWSP + "(")  # whatever link syntax is left stays text
     out: list[str] = []
     pos = 0
     for m in _URL.finditer(text):

@@ -2,8 +2,10 @@
 
 Which drafts: the approved ones (every draft but rejected and stale ones with
 ``all_drafts``). Each draft's hidden marker (``<!-- depbot: pip/urllib3@2.0.7 -->``) is
-its identity on GitHub. Before writing anything, publish finds the issues that already
-carry a marker, three ways, each covering the others' gaps:
+its identity on GitHub; the author says whose: only issues opened by the identity
+publishing now count, others' marked issues are ignored and counted (own_issues.py). One
+publish of a folder at a time (publish_lock.py). Before writing anything, publish finds
+the issues that already carry a marker, three ways, each covering the others' gaps:
 
 1. every issue, open or closed, labelled ``dependencies`` or ``breaking-change`` (the
    labels depbot puts on its issues), read page by page from the issues list: a list
@@ -18,14 +20,14 @@ Then: no issue → create it (labels created first if missing) and record it in
 review.json at once, so a run cut off halfway resumes without duplicates; an open issue
 → updated when the draft's content digest differs from the one in the issue body, else
 left alone (edits people made on GitHub to an unchanged draft are kept); a closed issue →
-left alone unless ``reopen``. ``comment_on_pr`` also keeps one comment (found by its own
-marker) on the Dependabot pull request the update came from.
+left alone unless ``reopen``; a new issue whose older open twin another publish made
+meanwhile → closed as its duplicate. ``comment_on_pr`` also keeps one comment (found by
+its own marker and author) on the Dependabot pull request the update came from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from contextlib import nullcontext
 from pathlib import Path
 
 from depbot.core.errors import PublishError, UpstreamError
@@ -33,152 +35,37 @@ from depbot.core.net import Http
 from depbot.core.settings import Settings
 from depbot.github.client import GitHubClient, split_repo
 from depbot.github.issues import GitHubIssues, IssueInfo
-from depbot.output.drafts import (
-    BODY_LIMIT,
-    TITLE_LIMIT,
-    body_digest,
-    content_digest,
-    marker_for,
-    parse_marker,
-    with_digest,
+from depbot.output.drafts import body_digest, marker_for, parse_marker
+from depbot.output.own_issues import (
+    OwnIssues,
+    duplicate_body,
+    older_twin,
+    publisher_login,
+    search_query,
 )
-from depbot.output.review import (
-    DraftInfo,
-    Published,
-    draft_title_body,
-    list_drafts,
-    now_iso,
-    update_record,
+from depbot.output.publish_lock import DEFAULT_WAIT, publish_lock
+from depbot.output.publish_plan import (
+    Action,
+    Item,
+    Progress,
+    PublishSummary,
+    note_action,
+    select_items,
 )
+from depbot.output.review import Published, list_drafts, now_iso, update_record
+
+__all__ = ["LABELS", "Action", "PublishSummary", "pr_marker", "publish"]
 
 LABELS: dict[str, tuple[str, str]] = {
     "dependencies": ("0366d6", "Pull requests and issues about dependency updates"),
     "breaking-change": ("d73a4a", "A dependency update that breaks code in this repository"),
 }
-SEARCH_QUERY = 'repo:{repo} is:issue in:body "depbot"'
 PERMISSIONS = "issues: write"
 
 
 def pr_marker(key: str) -> str:
     """The marker of depbot's comment on a Dependabot pull request."""
     return marker_for(key).replace("<!-- depbot:", "<!-- depbot-pr:", 1)
-
-
-@dataclass
-class Action:
-    """What publish did (or, in a dry run, would do) for one draft."""
-
-    draft: str
-    action: str  # created | updated | unchanged | closed | reopened | skipped | commented | ...
-    issue: int | None = None
-    url: str = ""
-    note: str = ""
-
-    def line(self, dry_run: bool = False) -> str:
-        verb = self.action
-        if dry_run and verb in _WOULD:
-            verb = _WOULD[verb]
-        where = f"#{self.issue}" if self.issue else "-"
-        tail = "  ".join(x for x in (self.url, self.note) if x)
-        return f"{verb:<18} {where:<7} {self.draft}  {tail}".rstrip()
-
-
-_WOULD = {
-    "created": "would create",
-    "updated": "would update",
-    "reopened": "would reopen",
-    "commented": "would comment",
-    "comment updated": "would edit comment",
-}
-
-
-@dataclass
-class PublishSummary:
-    repo: str
-    dry_run: bool = False
-    actions: list[Action] = field(default_factory=list)
-    labels_created: list[str] = field(default_factory=list)
-
-    def count(self, action: str) -> int:
-        return sum(1 for a in self.actions if a.action == action)
-
-    def totals(self) -> str:
-        names = ("created", "updated", "reopened", "unchanged", "closed", "skipped", "failed")
-        parts = [f"{self.count(n)} {n}" for n in names if self.count(n)]
-        comments = self.count("commented") + self.count("comment updated")
-        if comments:
-            parts.append(f"{comments} pull-request comments")
-        if self.labels_created:
-            verb = "would create" if self.dry_run else "created"
-            parts.append(f"{verb} label(s) {', '.join(self.labels_created)}")
-        head = "dry run, nothing was sent: " if self.dry_run else ""
-        return head + (", ".join(parts) if parts else "nothing to publish")
-
-    def lines(self) -> list[str]:
-        return [a.line(self.dry_run) for a in self.actions] + [self.totals()]
-
-
-Progress = Callable[[Action], None]
-
-
-@dataclass
-class _Item:
-    info: DraftInfo
-    key: str
-    title: str
-    body: str  # as sent: the draft body plus the digest line
-    digest: str
-
-
-def _prepare(info: DraftInfo) -> _Item | str:
-    """The issue text of a draft as the person left it, or why it cannot be published."""
-    title, body = draft_title_body(info)
-    if not title:
-        return f"{info.file.name} has no '# title' first line"
-    key = info.record.key or parse_marker(body) or ""
-    if not key:
-        return f"{info.file.name} has no depbot marker and review.json does not know its update"
-    if parse_marker(body) != key:
-        body = f"{body.rstrip()}\n\n{marker_for(key)}"  # a person removed or changed it
-    if len(title) > TITLE_LIMIT:
-        title = title[: TITLE_LIMIT - 1] + "…"
-    sent = with_digest(title, body)
-    if len(sent) > BODY_LIMIT:
-        return (
-            f"{info.file.name} is {len(sent):,} characters; GitHub takes at most "
-            f"{BODY_LIMIT:,}: shorten it"
-        )
-    return _Item(info=info, key=key, title=title, body=sent, digest=content_digest(title, body))
-
-
-def _select(
-    drafts: list[DraftInfo], all_drafts: bool, summary: PublishSummary, progress: Progress
-) -> list[_Item]:
-    chosen = []
-    for info in drafts:
-        rec = info.record
-        why = ""
-        if rec.status == "rejected":
-            why = "rejected" + (f": {rec.why}" if rec.why else "")
-        elif rec.stale:
-            why = "stale: the latest triage run did not produce it"
-        elif rec.status != "approved" and not all_drafts:
-            why = f"not approved (depbot drafts approve {info.id}, or publish --all)"
-        if why:
-            _note(summary, progress, Action(info.id, "skipped", note=why))
-            continue
-        item = _prepare(info)
-        if isinstance(item, str):
-            _note(summary, progress, Action(info.id, "failed", note=item))
-            continue
-        chosen.append(item)
-    return chosen
-
-
-def _note(summary: PublishSummary, progress: Progress | None, action: Action) -> None:
-    summary.actions.append(action)
-    if progress:
-        progress(action)
 
 
 def _fail(
@@ -222,24 +109,21 @@ class _Publisher:
         self.out_dir, self.gi, self.repo = out_dir, gi, repo
         self.summary, self.progress = summary, progress
         self.dry_run, self.reopen, self.comment_on_pr = dry_run, reopen, comment_on_pr
-        self.by_key: dict[str, list[IssueInfo]] = {}
+        self.own = OwnIssues(None)  # who depbot is: set by _run from GET /user
         self.searched = False
         self.labels_ready = False
+        # from Settings (.github/depbot.yml `labels:` / `assignees:`): set by _run
+        self.extra_labels: tuple[str, ...] = ()
+        self.assignees: tuple[str, ...] = ()
 
     # -- finding what exists --------------------------------------------------------------
 
-    def _index(self, issues: list[IssueInfo]) -> None:
-        for issue in issues:
-            key = parse_marker(issue.body)
-            if key and all(i.number != issue.number for i in self.by_key.get(key, [])):
-                self.by_key.setdefault(key, []).append(issue)
-
     def scan_labels(self) -> None:
         for label in LABELS:
-            self._index(self.gi.issues_with_label(self.repo, label))
+            self.own.add(self.gi.issues_with_label(self.repo, label))
 
-    def existing(self, item: _Item) -> tuple[IssueInfo | None, str]:
-        found = self.by_key.get(item.key, [])
+    def existing(self, item: Item) -> tuple[IssueInfo | None, str]:
+        found = self.own.get(item.key)
         pub = item.info.record.published
         if not found and pub and pub.issue:
             try:
@@ -248,15 +132,15 @@ class _Publisher:
                 if exc.kind != "not_found":
                     raise
             else:
-                if parse_marker(issue.body) == item.key:
+                if parse_marker(issue.body) == item.key and self.own.mine(issue):
                     found = [issue]
         if not found and not self.searched:
             self.searched = True
             try:
-                self._index(self.gi.search_issues(SEARCH_QUERY.format(repo=self.repo)))
+                self.own.add(self.gi.search_issues(search_query(self.repo, self.own.login)))
             except UpstreamError:
                 pass  # search is the last safety net; labels and records came first
-            found = self.by_key.get(item.key, [])
+            found = self.own.get(item.key)
         if not found:
             return None, ""
         ordered = sorted(found, key=lambda i: (i.state != "open", i.number))
@@ -275,7 +159,7 @@ class _Publisher:
                 self.summary.labels_created.append(name)
         self.labels_ready = True
 
-    def record(self, item: _Item, issue: IssueInfo, comment: tuple[int, str] | None = None) -> None:
+    def record(self, item: Item, issue: IssueInfo, comment: tuple[int, str] | None = None) -> None:
         if self.dry_run:
             return
         rec = item.info.record
@@ -294,19 +178,49 @@ class _Publisher:
         )
         update_record(self.out_dir, rec)
 
-    def publish_one(self, item: _Item) -> IssueInfo | None:
+    def publish_one(self, item: Item) -> IssueInfo | None:
         issue, note = self.existing(item)
         ident = item.info.id
-        if issue is None:
-            self.ensure_labels()
-            if self.dry_run:
-                self.note(Action(ident, "created", note=item.title))
-                return None
-            issue = self.gi.create_issue(self.repo, item.title, item.body, list(LABELS))
-            self.record(item, issue)  # at once: a crash after this never makes a second one
-            self.by_key.setdefault(item.key, []).append(issue)
+        if issue is not None:
+            return self.apply(item, issue, note)
+        self.ensure_labels()
+        if self.dry_run:
+            self.note(Action(ident, "created", note=item.title))
+            return None
+        labels = list(LABELS) + [name for name in self.extra_labels if name not in LABELS]
+        issue = self.gi.create_issue(
+            self.repo, item.title, item.body, labels, assignees=list(self.assignees)
+        )
+        self.record(item, issue)  # at once: a crash after this never makes a second one
+        if issue.author and not self.own.is_author(issue.author):
+            raise PublishError(
+                f"GitHub opened #{issue.number} as @{issue.author}, but depbot took "
+                f"@{self.own.login} for itself and would not find it again: set "
+                f"DEPBOT_BOT_LOGIN={issue.author}"
+            )
+        scanned = self.own.newest  # before this one: a twin is newer than what the scan saw
+        self.own.add([issue])
+        twin = older_twin(self.gi, self.repo, next(iter(LABELS)), item.key, issue, scanned)
+        if twin is None:
             self.note(Action(ident, "created", issue.number, issue.url, note))
             return issue
+        # another publish created one too, first: keep the older, close this duplicate
+        why = f"Duplicate of #{twin.number}: two depbot publishes ran at the same time."
+        self.gi.create_comment(self.repo, issue.number, why)
+        self.gi.edit_issue(
+            self.repo,
+            issue.number,
+            state="closed",
+            state_reason="not_planned",
+            body=duplicate_body(issue.body, twin.number),
+        )
+        self.summary.duplicates[issue.number] = twin.number
+        self.own.replace(item.key, twin)
+        return self.apply(item, twin, f"closed #{issue.number}, made at the same time")
+
+    def apply(self, item: Item, issue: IssueInfo, note: str) -> IssueInfo | None:
+        """Bring the existing ``issue`` in line with the draft (the rules of the module doc)."""
+        ident = item.info.id
         same = _same(issue, item)
         if issue.state != "open":
             if not self.reopen:
@@ -332,7 +246,7 @@ class _Publisher:
         self.note(Action(ident, "updated", issue.number, issue.url, note))
         return issue
 
-    def comment(self, item: _Item, issue: IssueInfo) -> None:
+    def comment(self, item: Item, issue: IssueInfo) -> None:
         rec = item.info.record
         if rec.source != "dependabot" or not rec.pr.isdigit():
             return
@@ -342,7 +256,11 @@ class _Publisher:
             f"depbot found that this update needs changes in this repository: #{issue.number} "
             f"({_plain(item.title)}).\n\n{marker}"
         )
-        mine = [c for c in self.gi.comments(self.repo, pr) if marker in c.body]
+        mine = [
+            c
+            for c in self.gi.comments(self.repo, pr)
+            if marker in c.body and self.own.is_author(c.author)
+        ]
         where = f"pull request #{pr}"
         if mine and mine[0].body.strip() == body.strip():
             self.note(Action(item.info.id, "comment unchanged", pr, mine[0].url, where))
@@ -361,10 +279,10 @@ class _Publisher:
         self.note(Action(item.info.id, verb, pr, done.url, where))
 
     def note(self, action: Action) -> None:
-        _note(self.summary, self.progress, action)
+        note_action(self.summary, self.progress, action)
 
 
-def _same(issue: IssueInfo, item: _Item) -> bool:
+def _same(issue: IssueInfo, item: Item) -> bool:
     """Whether the issue already says what the draft says (by digest when it has one)."""
     digest = body_digest(issue.body)
     if digest is not None:
@@ -392,13 +310,15 @@ def publish(
     progress: Progress | None = None,
     http: Http | None = None,
     write_interval: float | None = 1.0,
+    lock_wait: float = DEFAULT_WAIT,
 ) -> PublishSummary:
     """Publish the drafts of ``out_dir`` to ``repo`` (see the module doc for the rules).
 
     Raises ``ConfigError`` without a token (before any request; a dry run may read
     anonymously), ``InputError`` for a folder without drafts, and ``PublishError`` when
     GitHub refuses or fails (the message names the permission the token needs, or says
-    that running again resumes without duplicates).
+    that running again resumes without duplicates, or that another publish of the same
+    folder still holds its lock after ``lock_wait`` seconds: publish_lock.py).
     """
     split_repo(repo)
     out = Path(out_dir)
@@ -409,16 +329,20 @@ def publish(
         client = GitHubClient(
             settings, http, require_token=not dry_run, write_interval=write_interval or None
         )
-        return _run(
-            out,
-            GitHubIssues(client),
-            repo,
-            all_drafts=all_drafts,
-            dry_run=dry_run,
-            comment_on_pr=comment_on_pr,
-            reopen=reopen,
-            progress=progress,
-        )
+        # one publish of a folder at a time (a dry run writes nothing and need not wait)
+        locked = not dry_run and (out / "drafts").is_dir()
+        with publish_lock(out, wait=lock_wait) if locked else nullcontext():
+            return _run(
+                out,
+                GitHubIssues(client),
+                settings,
+                repo,
+                all_drafts=all_drafts,
+                dry_run=dry_run,
+                comment_on_pr=comment_on_pr,
+                reopen=reopen,
+                progress=progress,
+            )
     finally:
         if own_http:
             http.close()
@@ -427,6 +351,7 @@ def publish(
 def _run(
     out: Path,
     gi: GitHubIssues,
+    settings: Settings,
     repo: str,
     *,
     all_drafts: bool,
@@ -436,7 +361,7 @@ def _run(
     progress: Progress | None,
 ) -> PublishSummary:
     summary = PublishSummary(repo=repo, dry_run=dry_run)
-    items = _select(list_drafts(out), all_drafts, summary, progress)
+    items = select_items(list_drafts(out), all_drafts, summary, progress)
     if not items:
         return summary
     pub = _Publisher(
@@ -449,11 +374,14 @@ def _run(
         reopen=reopen,
         comment_on_pr=comment_on_pr,
     )
+    pub.extra_labels, pub.assignees = settings.labels, settings.assignees
     what = "reading the repository"
     try:
         info = gi.repository(repo)
         if info.get("has_issues") is False:
             raise PublishError(f"issues are turned off in {repo}; turn them on in its settings")
+        what = "finding out whose the token is"
+        pub.own = OwnIssues(publisher_login(gi, settings))
         what = "listing existing issues"
         pub.scan_labels()
         for n, item in enumerate(items):
@@ -469,4 +397,6 @@ def _run(
         done = {a.draft for a in summary.actions if a.action != "skipped"}
         left = sum(1 for i in items if i.info.id not in done)
         raise _fail(exc, repo, what, left) from None
+    finally:
+        summary.ignored = pub.own.ignored_line()
     return summary

@@ -294,7 +294,7 @@ def drafts_table(drafts: list[DraftInfo], out_dir: str | Path = "") -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(r[i].ljust(widths[i]) for i in range(5)) + "  " + r[5] for r in rows]
     counts = {s: sum(1 for d in drafts if d.record.status == s) for s in STATUSES}
-    where = f" --dir {out_dir}" if out_dir else ""
+    where = f" -o {out_dir}" if out_dir else ""
     tail = (
         f"{len(drafts)} draft(s): {counts['approved']} approved, {counts['pending']} pending, "
         f"{counts['rejected']} rejected. Next: depbot drafts show ID{where} · "

@@ -118,7 +118,8 @@ def judge(
         short.append(f"{label} unreachable")
     for detail in dict.fromkeys(c.detail for c in conversations if c.status == "model_unavailable"):
         text = detail or "no answer"
-        because.append(text if "model endpoint" in text else f"model endpoint unavailable: {text}")
+        named = "model endpoint" in text or text.startswith("GitHub Models")  # says what it is
+        because.append(text if named else f"model endpoint unavailable: {text}")
         short.append("model endpoint unavailable")
     if failed:
         kinds = _failure_kinds(failed, conversations, failures)

@@ -5,6 +5,9 @@ HTTP session, trace), ``verdicts`` (resume, program verdicts, journal), ``batche
 (conversations on threads) and ``stats``. Verdicts are journaled as they arrive, so
 ``--resume`` continues a killed run without redoing what was finished. The run writes
 only its output folder: the Actions job summary is the CLI's (``depbot.cli.commands``).
+One run at a time holds the folder (``output.runlock``), and a fresh run first moves the
+older run's files to ``DIR/previous/`` (``output.runfolder``): journal, trace, report and
+drafts are always of one run; ``--resume`` continues only a journal of the same inputs.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from depbot.output.draft_files import write_drafts
 from depbot.output.journal import Journal
 from depbot.output.repo_link import detect_repo_link
 from depbot.output.report import write_report
+from depbot.output.runfolder import RunStart, begin_run, fingerprint
+from depbot.output.runlock import FolderLock
 from depbot.pipeline.batches import Shared, run_batches
 from depbot.pipeline.outcome import RunOutcome, judge
 from depbot.pipeline.services import LiveServices, wired
@@ -71,8 +76,28 @@ def triage(
     say = progress or _quiet
     label = repo_label or repo.resolve().name
     started = time.monotonic()
+    fp = fingerprint(repo, updates, model.name, settings, out_dir=out_dir)
+    with FolderLock(out_dir, command="triage", notice=say):
+        return _run(settings, repo, updates, model, out_dir, services, http, say, label,
+                    started, begin_run(out_dir, fp, resume=resume, say=say))  # fmt: skip
+
+
+def _run(
+    settings: Settings,
+    repo: Path,
+    updates: list[Update],
+    model: Model,
+    out_dir: Path,
+    services: Any,
+    http: Http | None,
+    say: Progress,
+    label: str,
+    started: float,
+    run: RunStart,
+) -> TriageResult:
+    """The run itself, in a folder that is its own (locked; an older run moved away)."""
     with wired(settings, out_dir, http) as (http, trace):
-        done = resumed(out_dir, say) if resume else {}
+        done = resumed(out_dir, say) if run.resumed else {}
         with Journal(out_dir) as journal:
             watch = ToolWatch(say)  # fetch failures and stage counts, as the tools run
             record = Recorder(
@@ -82,6 +107,8 @@ def triage(
             trace.write(
                 "run_start",
                 run=out_dir.name,
+                run_id=run.run_id,
+                resumed=run.resumed,
                 updates=len(updates),
                 todo=len(todo),
                 model=model.name,

@@ -41,9 +41,10 @@ class LiveServices:
         self.symbols = SymbolSearch(self.code)
 
     def fetch_changelog(self, update: Update) -> ChangelogResult:
-        return self.changelogs.fetch(
-            update.ecosystem, update.package, update.from_version, update.to_version
-        )
+        with self.http.call_deadline(self.settings.tool_call_seconds):
+            return self.changelogs.fetch(
+                update.ecosystem, update.package, update.from_version, update.to_version
+            )
 
     def search_code(
         self, pattern: str, *, regex: bool = False, path_glob: str | None = None, word: bool = False
@@ -88,7 +89,8 @@ class LiveServices:
         key = (update.ecosystem, update.package.lower(), update.from_version, update.to_version)
         with self._diff_lock:  # one diff at a time: a second caller waits for the first's
             if key not in self._diffs:
-                self._diffs[key] = self._diff(update)
+                with self.http.call_deadline(self.settings.tool_call_seconds):
+                    self._diffs[key] = self._diff(update)
             return self._diffs[key]
 
     def _release(self, update: Update, version: str) -> ReleaseFiles | Problem:

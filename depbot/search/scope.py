@@ -4,7 +4,8 @@ Turns the scope settings into ripgrep flags (``scope_args``), finds virtual envi
 (``find_env_dirs``), and validates what a model passes in: patterns (``check_pattern``),
 path globs (``check_glob``) and repo-relative paths (``check_relative``). Every failure is
 a ``ToolError`` with a short sentence saying what to do instead. Also the line trimming
-used for hits (``trim_line``).
+used for hits (``trim_line``). Which files may be read at all (``is_secret``,
+``resolve_inside``, ``refusal``) is ``depbot.core.confine``'s rule, re-exported here.
 """
 
 from __future__ import annotations
@@ -15,8 +16,27 @@ import re
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from depbot.core.confine import SECRET_FLOOR, is_secret, refusal, resolve_inside, secret_patterns
 from depbot.core.errors import ToolError
 from depbot.core.settings import Settings
+
+# the checkout rule (what may be read: inside the checkout through every link, no secret
+# file) lives in core.confine so that the manifest readers below this layer share it
+__all__ = [
+    "SECRET_FLOOR",
+    "check_glob",
+    "check_pattern",
+    "check_relative",
+    "find_env_dirs",
+    "is_secret",
+    "refusal",
+    "resolve_inside",
+    "rust_escape",
+    "scope_args",
+    "secret_patterns",
+    "size_bytes",
+    "trim_line",
+]
 
 MAX_PATTERN_LENGTH = 200
 MAX_GLOB_LENGTH = 200
@@ -63,7 +83,8 @@ def scope_args(settings: Settings, env_dirs: Iterable[str] = ()) -> list[str]:
     """The rg flags that define the search scope: hidden files on, ignore files honoured
     without requiring git (or all VCS/dot ignore files off), no global git excludes,
     ``max_filesize``, and ``--glob '!…'`` for excluded dirs, ``site-packages`` and the
-    ``env_dirs`` (anchored), excluded files and secret files."""
+    ``env_dirs`` (anchored), excluded files, and ``--iglob '!…'`` for secret files (those of
+    the settings and ``SECRET_FLOOR``, matched case-insensitively)."""
     s = settings
     args = ["--hidden", "--no-ignore-global", "--max-filesize", s.max_filesize]
     if s.respect_gitignore:
@@ -74,18 +95,13 @@ def scope_args(settings: Settings, env_dirs: Iterable[str] = ()) -> list[str]:
     if s.skip_env_dirs:
         globs.append("!site-packages/")
         globs += [f"!/{d}/" for d in env_dirs]
-    globs += [f"!{p}" for p in (*s.exclude_files, *s.secret_files)]
+    globs += [f"!{p}" for p in s.exclude_files]
     for g in globs:
         args += ["--glob", g]
+    # secret files case-insensitively (SERVER.PEM, .ENV), the configured ones and the floor
+    for p in secret_patterns(s.secret_files):
+        args += ["--iglob", f"!{p}"]
     return args
-
-
-def is_secret(path: str, secret_files: Iterable[str]) -> bool:
-    """Whether any component of a relative path matches one of ``secret_files`` (globs,
-    compared case-insensitively, as ``--glob '!pattern'`` excludes them from search)."""
-    parts = [p.lower() for p in PurePosixPath(path.replace("\\", "/")).parts]
-    pats = [p.lower() for p in secret_files]
-    return any(fnmatch.fnmatchcase(part, pat) for part in parts for pat in pats)
 
 
 def check_pattern(pattern: str, regex: bool) -> None:
@@ -138,8 +154,7 @@ def check_glob(glob: str, root: Path, secret_files: Iterable[str]) -> str:
     last = PurePosixPath(body).name
     literal = re.sub(r"[*?\[\]{}]", "", last).lower()
     if not neg and literal:
-        for pat in secret_files:
-            p = pat.lower()
+        for p in secret_patterns(secret_files):
             if fnmatch.fnmatchcase(literal, p) or fnmatch.fnmatchcase(last.lower(), p):
                 raise ToolError(
                     "path_glob points at files that may hold secrets; those are never searched."

@@ -181,7 +181,7 @@ def parse_title(title: str) -> Title | None:
 
 # --- body ---------------------------------------------------------------------------------
 
-_LINK_NAME = r"\[(?P<lname>[^\]]+)\]\([^)]*\)"
+_LINK_NAME = r"\[(?P<lname>[^\[\]\n]{1,300})\]\([^()\s]{0,2048}\)"  # bounded: linear
 _CODE_NAME = r"`(?P<cname>[^`]+)`"
 _TABLE_ROW = re.compile(
     r"^\|\s*(?:\[(?P<lname>[^\]]+)\]\([^)]*\)|`(?P<cname>[^`]+)`|(?P<pname>[^|\s]+))\s*"

@@ -3,6 +3,7 @@
 Reads what people and tools write: depbot's own ``{"updates": [...]}``, a bare list, one
 record, and dependabot/fetch-metadata's ``updated-dependencies-json`` with their field
 names. Parsing is pure; ``load_update_file`` is the only function here that reads a file.
+No error quotes more of the file than a short, redacted excerpt (``core.redact.excerpt``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from depbot.core.confine import refusal, relative_to
 from depbot.core.errors import InputError
+from depbot.core.redact import excerpt
 from depbot.records.update import Update, dedupe
 from depbot.records.versions import normalize_ecosystem, parse_version, update_type
 
@@ -97,7 +100,7 @@ def update_from_record(
     try:
         ecosystem = normalize_ecosystem(str(eco_raw))
     except ValueError as exc:
-        raise InputError(f"{where}: {exc}") from None
+        raise InputError(f"{where}: {excerpt(exc, 120)}") from None
     names_raw = _pick(record, "package")
     if names_raw is None:
         raise InputError(f"{where}: missing field 'package' (or 'dependency-names')")
@@ -112,7 +115,7 @@ def update_from_record(
     if len(names) > 1:
         # fetch-metadata's dependency-names: its versions are the first dependency's only
         raise InputError(
-            f"{where}: {len(names)} packages ({', '.join(names)}) but versions for one: "
+            f"{where}: {len(names)} packages ({excerpt(', '.join(names))}) but versions for one: "
             "give one record per package (or fetch-metadata's updated-dependencies-json)"
         )
     old, new = _pick(record, "from"), _pick(record, "to")
@@ -128,12 +131,14 @@ def update_from_record(
         if not isinstance(value, str):
             raise InputError(f"{where}: field '{label}' must be a version string")
         if parse_version(ecosystem, str(value)) is None:
-            raise InputError(f"{where}: '{value}' is not a {ecosystem} version (field '{label}')")
+            raise InputError(
+                f"{where}: '{excerpt(value, 60)}' is not a {ecosystem} version (field '{label}')"
+            )
     declared = _pick(record, "update_type")
     computed = update_type(ecosystem, str(old), str(new))
     if declared is not None and not _UPDATE_TYPE_RE.search(str(declared).strip().lower()):
         if str(declared).strip().lower() != "other":
-            raise InputError(f"{where}: unknown update type {declared!r}")
+            raise InputError(f"{where}: unknown update type {excerpt(repr(declared), 60)}")
     return [
         Update(
             ecosystem=ecosystem,
@@ -156,11 +161,11 @@ def _refuse_conflicts(updates: list[Update], name: str) -> None:
         key = (u.ecosystem, u.package.lower(), u.manifest)
         seen = first.setdefault(key, u)
         if (seen.from_version, seen.to_version) != (u.from_version, u.to_version):
-            where = f" in {u.manifest}" if u.manifest else ""
+            where = f" in {excerpt(u.manifest)}" if u.manifest else ""
             raise InputError(
-                f"{name}: {u.package}{where} is listed twice with different versions "
-                f"({seen.from_version} → {seen.to_version} and {u.from_version} → "
-                f"{u.to_version}): keep one"
+                f"{name}: {excerpt(u.package)}{where} is listed twice with different "
+                f"versions ({excerpt(seen.from_version, 40)} → {excerpt(seen.to_version, 40)} "
+                f"and {excerpt(u.from_version, 40)} → {excerpt(u.to_version, 40)}): keep one"
             )
 
 
@@ -213,9 +218,17 @@ def parse_update_document(text: str, name: str, *, fmt: str | None = None) -> li
     return dedupe(updates)
 
 
-def load_update_file(path: str | Path) -> list[Update]:
-    """Read ``--updates FILE``; every problem is an ``InputError`` naming the file."""
+def load_update_file(path: str | Path, checkout: Path | None = None) -> list[Update]:
+    """Read ``--updates FILE``; every problem is an ``InputError`` naming the file.
+
+    A file named inside ``checkout`` (the repository's own update list) follows the
+    checkout's rule (``core.confine.refusal``): never read through a link that leaves the
+    checkout, never a file that may hold secrets. A file named elsewhere is the caller's."""
     p = Path(path)
+    rel = relative_to(checkout, p) if checkout is not None else ""
+    why = refusal(checkout, rel) if checkout is not None and rel else ""
+    if why:
+        raise InputError(f"update file {excerpt(rel, 200)!r} is not read: {why}")
     try:
         exists = p.is_file()
     except OSError as exc:  # e.g. a name over the file-name limit
@@ -225,6 +238,6 @@ def load_update_file(path: str | Path) -> list[Update]:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read update file {str(p)!r}: {exc}") from None
+        raise InputError(f"cannot read update file {str(p)[:200]!r}: {excerpt(exc, 120)}") from None
     fmt = "toml" if p.suffix.lower() == ".toml" else "json"
     return parse_update_document(text, p.name, fmt=fmt)

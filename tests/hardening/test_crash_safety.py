@@ -73,7 +73,8 @@ def start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen[s
 
 def journal_lines(out: Path) -> list[bytes]:
     path = out / "journal.jsonl"
-    return [x for x in path.read_bytes().split(b"\n") if x.strip()] if path.is_file() else []
+    lines = path.read_bytes().split(b"\n") if path.is_file() else []
+    return [x for x in lines if x.strip() and not x.startswith(b'{"journal"')]  # no header
 
 
 def kill_after(proc: subprocess.Popen[str], out: Path, verdicts: int) -> None:

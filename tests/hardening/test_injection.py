@@ -683,9 +683,11 @@ def test_a_heading_bomb_is_cut_to_what_the_budget_holds(tmp_path):
     bomb = "".join(f"## 1.{i // 1000}.{i % 1000}\n\n- change {i}\n\n" for i in range(99_999, 0, -1))
     path = world.upstream / "pip" / "oldlib" / "CHANGELOG.md"
     path.write_text(OLDLIB_CHANGES.replace("## 1.5.0", bomb + "## 1.5.0"))
+    # the fake builds a registry entry of 100,000 versions: on a loaded machine that takes
+    # seconds, which is not what this test is about (http_timeout)
     with world.serve() as up:
         result = triage(
-            settings_for(up), repo=world.repo, updates=world.updates, model=RulesModel(),
+            settings_for(up, http_timeout=10.0), repo=world.repo, updates=world.updates, model=RulesModel(),
             out_dir=tmp_path / "out",
         )  # fmt: skip
     assert {v.update.package: v.verdict for v in result.verdicts} == TRUTH

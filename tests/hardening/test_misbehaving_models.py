@@ -298,7 +298,7 @@ def test_two_conclusions_for_one_package_the_first_one_counts(tmp_path):
     assert "already concluded as affected" in late["ck3"]["result"]
     assert "already concluded as not_affected" in late["ck4"]["result"]
     assert late["ck3"]["guard"] == late["ck4"]["guard"] == "rejected"
-    journal = (tmp_path / "out" / "journal.jsonl").read_text().splitlines()
+    journal = (tmp_path / "out" / "journal.jsonl").read_text().splitlines()[1:]  # [0]: header
     assert len(journal) == 2  # one line per update, never a second verdict
 
 

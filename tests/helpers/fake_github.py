@@ -1,9 +1,19 @@
 """A stateful fake of the GitHub REST endpoints publish uses, on a loopback server.
 
 Served under ``/github`` (as ``conftest.loopback_settings`` expects): repository, labels
-(get/create), issues (list with ``state``/``labels`` filters and ``Link`` pagination,
-create, get, edit), issue comments (list/create/get/edit) and issue search. Pull
+(get/create), issues (list with ``state``/``labels`` filters, ``direction`` and ``Link``
+pagination, create, get, edit), issue comments (list/create/get/edit) and issue search. Pull
 requests are issues with a ``pull_request`` key, sharing the numbering, as on GitHub.
+
+Who is who: each token has a user (``users``: token → login; ``token`` is
+``depbot-tester``'s), ``GET /user`` answers its login, and what a token creates carries it as
+``user.login``. ``add_token(..., app=True)`` makes a token like an app installation token or
+the Actions ``GITHUB_TOKEN``: ``GET /user`` answers 403 "Resource not accessible by
+integration", its issues are opened by the ``<slug>[bot]`` login given. ``add_issue(...,
+author=)`` opens one as anyone. Search understands ``author:`` (``app/<slug>`` for bots).
+``create_barrier = threading.Barrier(n)`` holds each issue-creating POST until ``n`` have
+arrived (two publishes that both listed before either created). Served from many threads;
+issue numbers only increase.
 
 Knobs for tests: ``per_page_cap`` (force pagination), ``forbid_writes`` (403 on writes,
 like a read-only token), ``search_lag`` (search sees only issues indexed by ``reindex()``,
@@ -15,33 +25,31 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlencode
 
 from depbot.fakes.loopback import LoopbackServer, Reply, Request
+from tests.helpers.fake_github_rules import Fault, first_fault, search, user_reply
 
 WRITE_METHODS = ("POST", "PATCH", "PUT", "DELETE")
 
 
-@dataclass
-class Fault:
-    method: str
-    pattern: re.Pattern[str]
-    status: int = 500
-    drop: bool = False  # close the connection instead of answering
-    after: bool = False  # act on the request first, then fail (the caller cannot tell)
-    skip: int = 0  # let this many matching requests through first
-    times: int = 1  # fail this many times; 0 = every time
-    message: str = "fake failure"
-    seen: int = 0
-    fired: int = 0
-
-
 class FakeGitHub:
-    def __init__(self, repo: str = "acme/app", *, token: str = "ghp_fake_token_for_tests") -> None:
+    def __init__(
+        self,
+        repo: str = "acme/app",
+        *,
+        token: str = "ghp_fake_token_for_tests",
+        login: str = "depbot-tester",
+    ) -> None:
         self.repo = repo
         self.token = token
+        self.login = login
+        self.users: dict[str, str] = {token: login}  # token -> the login it acts as
+        self.app_tokens: set[str] = set()  # GET /user answers 403 for these
+        self.create_barrier: threading.Barrier | None = None
+        self.repo_delay = 0.0  # seconds GET /repos/{repo} takes (keeps a publish busy)
+        self.search_checks_author = True  # False: search ignores ``author:`` (sloppy index)
         self.has_issues = True
         self.per_page_cap = 100
         self.forbid_writes = False
@@ -84,6 +92,7 @@ class FakeGitHub:
         labels: tuple[str, ...] = (),
         state: str = "open",
         pull: bool = False,
+        author: str = "",
     ) -> dict[str, Any]:
         with self._lock:
             number = self._next_number
@@ -98,12 +107,25 @@ class FakeGitHub:
                 "labels": [self._label_json(n) for n in labels],
                 "html_url": f"https://github.example/{self.repo}/{kind}/{number}",
                 "url": f"{self.api}/repos/{self.repo}/issues/{number}",
-                "user": {"login": "dependabot[bot]" if pull else "someone"},
+                "user": {"login": author or ("dependabot[bot]" if pull else "someone")},
             }
             if pull:
                 issue["pull_request"] = {"url": f"{self.api}/repos/{self.repo}/pulls/{number}"}
             self.issues[number] = issue
             return issue
+
+    def add_token(self, token: str, login: str, *, app: bool = False) -> str:
+        """Another token, acting as ``login`` (``app``: no ``GET /user``, as for an app)."""
+        self.users[token] = login
+        if app:
+            self.app_tokens.add(token)
+        return token
+
+    def add_comment(self, number: int, body: str, *, author: str = "someone") -> dict[str, Any]:
+        with self._lock:
+            reply = self._create_comment(number, {"body": body}, author)
+        assert isinstance(reply.body, dict)
+        return reply.body
 
     def add_pull(self, title: str = "Bump something") -> int:
         return self.add_issue(title, "Dependabot PR", labels=("dependencies",), pull=True)["number"]
@@ -156,21 +178,26 @@ class FakeGitHub:
 
     def _fault_for(self, method: str, path: str) -> Fault | None:
         with self._lock:
-            for f in self.faults:
-                if f.method != method or not f.pattern.search(path):
-                    continue
-                f.seen += 1
-                if f.seen <= f.skip:
-                    continue
-                if f.times and f.fired >= f.times:
-                    continue
-                f.fired += 1
-                return f
+            return first_fault(self.faults, method, path)
+
+    def _token(self, req: Request) -> str | None:
+        """The known token a request carries, if any."""
+        auth = req.headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() in ("token", "bearer") and token in self.users:
+            return token
         return None
 
     def _authorized(self, req: Request) -> bool:
-        auth = req.headers.get("authorization", "")
-        return auth in (f"token {self.token}", f"Bearer {self.token}")
+        return self._token(req) is not None
+
+    def _author(self, req: Request) -> str:
+        token = self._token(req)
+        return self.users[token] if token else "ghost"
+
+    def _user(self, req: Request) -> Reply:
+        token = self._token(req)
+        return user_reply(self.users.get(token or ""), app=token in self.app_tokens)
 
     def _route(self, req: Request, path: str) -> Reply:
         m = req.method
@@ -180,6 +207,13 @@ class FakeGitHub:
         if write and self.forbid_writes:
             return Reply(403, {"message": "Resource not accessible by integration"})
         base = f"/repos/{self.repo}"
+        if path == "/user" and m == "GET":
+            return self._user(req)
+        if path == f"{base}/issues" and m == "POST" and self.create_barrier is not None:
+            try:  # outside the lock: the other creating requests must get this far too
+                self.create_barrier.wait(timeout=5)
+            except threading.BrokenBarrierError:
+                pass
         with self._lock:
             if path == "/search/issues" and m == "GET":
                 return self._search(req)
@@ -187,7 +221,7 @@ class FakeGitHub:
                 return _not_found()
             rest = path[len(base) :]
             if rest == "" and m == "GET":
-                return Reply(200, self._repo_json())
+                return Reply(200, self._repo_json(), delay=self.repo_delay)
             if rest == "/labels" and m == "POST":
                 return self._create_label(req.json())
             lm = re.fullmatch(r"/labels/([^/]+)", rest)
@@ -197,7 +231,7 @@ class FakeGitHub:
             if rest == "/issues" and m == "GET":
                 return self._list_issues(req)
             if rest == "/issues" and m == "POST":
-                return self._create_issue(req.json())
+                return self._create_issue(req.json(), self._author(req))
             im = re.fullmatch(r"/issues/(\d+)", rest)
             if im:
                 issue = self.issues.get(int(im.group(1)))
@@ -216,7 +250,7 @@ class FakeGitHub:
                     items = [c for c in self.comments.values() if c["issue"] == number]
                     return self._page(req, items, f"{base}/issues/{number}/comments")
                 if m == "POST":
-                    return self._create_comment(number, req.json())
+                    return self._create_comment(number, req.json(), self._author(req))
             km = re.fullmatch(r"/issues/comments/(\d+)", rest)
             if km:
                 comment = self.comments.get(int(km.group(1)))
@@ -261,23 +295,26 @@ class FakeGitHub:
         }
         return Reply(201, self.labels[name])
 
-    def _create_issue(self, data: dict[str, Any]) -> Reply:
+    def _create_issue(self, data: dict[str, Any], author: str) -> Reply:
         for name in data.get("labels") or []:
             self.labels.setdefault(name, self._label_json(name))
         issue = self.add_issue(
-            data["title"], data.get("body") or "", labels=tuple(data.get("labels") or [])
+            data["title"],
+            data.get("body") or "",
+            labels=tuple(data.get("labels") or []),
+            author=author,
         )
         return Reply(201, issue)
 
     def _edit_issue(self, issue: dict[str, Any], data: dict[str, Any]) -> Reply:
-        for field in ("title", "body", "state"):
+        for field in ("title", "body", "state", "state_reason"):
             if field in data:
                 issue[field] = data[field]
         if "labels" in data:
             issue["labels"] = [self._label_json(n) for n in data["labels"]]
         return Reply(200, issue)
 
-    def _create_comment(self, number: int, data: dict[str, Any]) -> Reply:
+    def _create_comment(self, number: int, data: dict[str, Any], author: str) -> Reply:
         cid = self._next_comment
         self._next_comment += 1
         comment = {
@@ -286,7 +323,7 @@ class FakeGitHub:
             "body": data["body"],
             "html_url": f"https://github.example/{self.repo}/pull/{number}#issuecomment-{cid}",
             "url": f"{self.api}/repos/{self.repo}/issues/comments/{cid}",
-            "user": {"login": "github-actions[bot]"},
+            "user": {"login": author},
         }
         self.comments[cid] = comment
         return Reply(201, comment)
@@ -295,7 +332,9 @@ class FakeGitHub:
         state = req.query.get("state", "open")
         wanted = [x for x in req.query.get("labels", "").split(",") if x]
         items = []
-        for issue in sorted(self.issues.values(), key=lambda i: i["number"]):
+        newest_first = req.query.get("direction", "desc") == "desc"  # GitHub's default
+        ordered = sorted(self.issues.values(), key=lambda i: i["number"], reverse=newest_first)
+        for issue in ordered:
             if state != "all" and issue["state"] != state:
                 continue
             names = {lab["name"] for lab in issue["labels"]}
@@ -308,19 +347,12 @@ class FakeGitHub:
         if self.search_broken:
             return Reply(422, {"message": "Validation Failed"})
         q = req.query.get("q", "")
-        phrases = [p.lower() for p in re.findall(r'"([^"]+)"', q)]
-        repo_m = re.search(r"repo:(\S+)", q)
-        if repo_m and repo_m.group(1) != self.repo:
-            items: list[dict[str, Any]] = []
-        else:
-            items = []
-            for issue in sorted(self.issues.values(), key=lambda i: i["number"]):
-                if self.search_lag and issue["number"] not in self.indexed:
-                    continue
-                if "is:issue" in q and "pull_request" in issue:
-                    continue
-                if all(p in (issue["body"] or "").lower() for p in phrases):
-                    items.append(issue)
+        visible = [
+            i
+            for i in sorted(self.issues.values(), key=lambda i: i["number"])
+            if not self.search_lag or i["number"] in self.indexed
+        ]
+        items = search(visible, q, self.repo, with_author=self.search_checks_author)
         return self._page(req, items, "/search/issues", search=True)
 
     def _page(
