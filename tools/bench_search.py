@@ -5,8 +5,9 @@
 Generates (once; reused when DIR already holds a tree of the same size) a large checkout
 of realistic Python and JavaScript files, plus the clutter the scope skips (node_modules,
 a virtualenv, build output, a git-ignored folder, minified bundles). Then, for a rare
-literal (a removed keyword argument) and a common one (a method call found in many
-files), it times the median of ``--runs`` runs each of:
+literal (a removed keyword argument), a common one (a method call found in many
+files), a dense one and a JavaScript one (inside template literals' ``${…}``, so every
+classified hit needs the file's tree-sitter parse), it times the median of ``--runs`` runs each of:
 
 - ``search_code``: ``CodeSearch.search_code(pattern)`` on one ``CodeSearch`` (as triage
   uses it: the scope is computed on the first call, which is timed separately);
@@ -45,6 +46,7 @@ from depbot.search.code import CodeSearch  # noqa: E402
 RARE = "method_whitelist"  # a removed keyword argument: ~0.5% of files
 COMMON = "self.session.get("  # a call in ~12% of files
 DENSE = "log.debug("  # in most Python files, several times each
+JS = "JSON.stringify(opts)"  # in every JS file, inside template literals' ${…} (parsed)
 FILES_PER_DIR = 100
 STAMP = ".bench-tree.json"
 
@@ -274,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         env_dirs = cs.env_dirs()
 
         rows = []
-        for label, pattern in (("rare", RARE), ("common", COMMON), ("dense", DENSE)):
+        patterns = (("rare", RARE), ("common", COMMON), ("dense", DENSE), ("js", JS))
+        for label, pattern in patterns:
             argv_rg = cs.rg.search_argv(
                 pattern, args=cs.scope_args(), max_per_file=settings.max_hits_per_file
             )

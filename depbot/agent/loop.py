@@ -25,6 +25,7 @@ from depbot.agent.exits import (
     TimeBudget,
     TokenBudget,
 )
+from depbot.agent.fit import fit_prompt
 from depbot.agent.observations import Outcome
 from depbot.agent.prompts import nudge_prompt
 from depbot.agent.specs import tool_specs
@@ -32,7 +33,7 @@ from depbot.agent.toolbox import Toolbox
 from depbot.agent.trace import Trace
 from depbot.core.errors import ModelError
 from depbot.core.tokens import estimate_tokens
-from depbot.models.base import Model, ModelReply, Usage
+from depbot.models.base import Model, ModelReply, Usage, spends_tokens
 
 __all__ = ["EXIT_STATUSES", "Budget", "ConversationResult", "Conversation", "run_conversation"]
 
@@ -60,6 +61,12 @@ class Budget:
     def out_of_time(self) -> bool:
         return time.monotonic() - self.started > self.max_seconds
 
+    def seconds_left(self) -> float:
+        return self.max_seconds - (time.monotonic() - self.started)
+
+
+RATE_LIMIT_WAITS = 8  # per model call, each for the reset a 429 named
+
 
 @dataclass
 class ConversationResult:
@@ -82,6 +89,7 @@ class LoopConfig:
     model_retries: int = 2
     retry_backoff: float = 0.5
     compact: bool = True  # shrink results the model has answered to their compact form
+    max_input_tokens: int | None = None  # no prompt larger (agent/fit.py); None: no limit
 
 
 def _tool_name(call: dict[str, Any]) -> Any:
@@ -165,7 +173,10 @@ class Conversation:
         """Check the budget, ask the model, record its reply; the reply's message."""
         if self.budget.out_of_time():
             raise TimeBudget()
-        if self.budget.would_exceed(estimate_tokens(self.messages)):
+        limit = self.config.max_input_tokens
+        if limit and fit_prompt(self.messages, self.tools, limit, self.compact_forms) > limit:
+            raise TokenBudget(f"the prompt does not fit max_input_tokens ({limit})")
+        if spends_tokens(self.model) and self.budget.would_exceed(estimate_tokens(self.messages)):
             raise TokenBudget()
         t0 = time.monotonic()
         reply = self.complete()
@@ -193,14 +204,24 @@ class Conversation:
     def complete(self) -> ModelReply:
         """One model call, retried (bounded, with backoff) while its errors are transient."""
         retries = self.config.model_retries
-        for attempt in range(retries + 1):
+        waits = 0  # rate limits waited out: they do not count as retries (the deadline bounds them)
+        for attempt in range(retries + 1 + RATE_LIMIT_WAITS):
             try:
                 return self.model.complete(self.messages, self.tools)
             except ModelError as exc:
                 self._model_error(attempt, str(exc))
-                if not exc.transient or attempt == retries or self.budget.out_of_time():
+                # a rate limit says when it resets: wait for it if the run's deadline allows
+                wait = getattr(exc, "retry_after", None)
+                if wait is not None:
+                    if wait >= self.budget.seconds_left() or waits == RATE_LIMIT_WAITS:
+                        raise ModelUnavailable(str(exc)) from exc
+                    waits += 1
+                    time.sleep(max(wait, 0.05))
+                    continue
+                tries = attempt - waits
+                if not exc.transient or tries == retries or self.budget.out_of_time():
                     raise ModelUnavailable(str(exc)) from exc
-                time.sleep(min(self.config.retry_backoff * (2**attempt), 30.0))
+                time.sleep(min(self.config.retry_backoff * (2**tries), 30.0))
             except Exception as exc:  # noqa: BLE001 - a broken model adapter ends this conversation only
                 detail = f"the model failed unexpectedly ({type(exc).__name__})"
                 self._model_error(attempt, detail)
@@ -283,9 +304,12 @@ def run_conversation(
     model_retries: int = 2,
     retry_backoff: float = 0.5,
     compact: bool = True,
+    max_input_tokens: int | None = None,
 ) -> ConversationResult:
     """Run one conversation to its end; ``messages`` grows in place."""
-    config = LoopConfig(max_rounds, max_format_errors, model_retries, retry_backoff, compact)
+    config = LoopConfig(
+        max_rounds, max_format_errors, model_retries, retry_backoff, compact, max_input_tokens
+    )
     conversation = Conversation(
         model, toolbox, messages, conv=conv, budget=budget, trace=trace, config=config
     )

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from depbot.cli.common import DEFAULT_OUT, check_one_source, fail_cleanly, update_source_options
+from depbot.cli.common import (
+    DEFAULT_OUT,
+    DEFAULT_OUT_NOTE,
+    check_one_source,
+    echo,
+    fail_cleanly,
+    ignore_in_git,
+    out_given,
+    out_option,
+    update_source_options,
+)
 from depbot.cli.progress import reporter, stage_event
 from depbot.core.errors import InputError
 from depbot.pipeline.outcome import (
@@ -61,12 +70,14 @@ def _print_result(result, out_dir: Path, *extra: str, said: Sequence[str] = ()) 
     closing = closing_line(result.outcome)
     table = verdict_table(result.verdicts).rstrip("\n")
     body, _, counts = table.rpartition("\n")
-    click.echo(body if body and closing.startswith(counts) else table)  # the counts come last
+    echo(body if body and closing.startswith(counts) else table)  # the counts come last
     click.echo(f"\nreport: {out_dir / 'report.json'}")
     click.echo(f"trace:  {out_dir / 'trace.jsonl'}")
     if result.drafts:
         click.echo(
-            f"drafts: {len(result.drafts)} in {out_dir / 'drafts'} (review with: depbot drafts {out_dir})"
+            f"drafts: {len(result.drafts)} in {out_dir / 'drafts'} (review with: depbot drafts"
+            + ("" if str(out_dir) == DEFAULT_OUT else f" {out_dir}")
+            + ")"
         )
     else:
         click.echo(no_drafts_line(result.outcome))
@@ -76,8 +87,8 @@ def _print_result(result, out_dir: Path, *extra: str, said: Sequence[str] = ()) 
         click.echo(line)
     for reason in result.outcome.because:
         if f"depbot: {reason}" not in said:  # a refused model key is said when it happens
-            click.echo(f"depbot: {reason}", err=True)
-    click.echo(closing)
+            echo(f"depbot: {reason}", err=True)
+    echo(closing)
 
 
 def _job_summary(result) -> None:
@@ -92,25 +103,22 @@ def _job_summary(result) -> None:
     write_step_summary(None, text)
 
 
-@click.command("triage")
+@click.command(
+    "triage", short_help="Triage the week's updates against the checkout: the weekly job."
+)
 @update_source_options
 @_model_option
-@click.option(
-    "-o",
-    "--out",
-    "out_dir",
-    metavar="DIR",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=DEFAULT_OUT,
-    show_default=True,
-    envvar="DEPBOT_OUT",
-    help="Where report.json, drafts/ and trace.jsonl go (env DEPBOT_OUT).",
+@out_option(
+    "Where report.json, drafts/ and trace.jsonl go. One run at a "
+    "time: the files of the run already there move to DIR/previous/ (replacing it). "
+    + DEFAULT_OUT_NOTE
 )
 @click.option(
     "--resume",
     metavar="DIR",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Continue a run that was cut off: keep the verdicts already in DIR's journal.",
+    help="Continue a run that was cut off: keep the verdicts already in DIR's journal "
+    "(refused when the checkout, update list, model or settings changed since).",
 )
 @click.option(
     "--pr",
@@ -154,7 +162,8 @@ def triage_command(
     Exit status:
       0  verdicts reached from facts (and nothing --fail-on asks to fail on)
       1  the run itself failed
-      2  bad input (a flag, a file, a setting)
+      2  bad input (a flag, a file, a setting; DIR in use by another run; --resume
+         of a journal of other inputs)
       3  degraded (--fail-on degraded, the default; unknown; affected)
       4  some update is unknown (--fail-on unknown or affected)
       5  some update is affected (--fail-on affected)
@@ -167,9 +176,16 @@ def triage_command(
       depbot triage -m gpt-4o-mini            a chat model (OPENAI_API_KEY)
       OPENAI_BASE_URL=http://localhost:11434/v1 depbot triage -m qwen2.5
       depbot triage --resume out/             finish a run that was killed
+
+    Settings also come from the checkout's .github/depbot.yml (model, budgets,
+    fail-on, labels, assignees, which updates): a flag wins over its environment
+    variable, which wins over the file, which wins over the default. The
+    checkout's .github/dependabot.yml (or depbot.yml's updates:) decides which
+    updates are triaged, as Dependabot would propose them.
     """
     from depbot.core.settings import Settings
     from depbot.models import make_model
+    from depbot.output.runlock import check_free
     from depbot.pipeline.run import triage
     from depbot.updates.sources import collect_updates
 
@@ -178,9 +194,17 @@ def triage_command(
         raise InputError("--pr marks the updates of an update file: give --updates FILE too")
     if not repo.is_dir():
         raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
-    settings = Settings.from_env()
+    settings = Settings.from_env(repo=repo)  # flag > environment > .github/depbot.yml > default
+    if ctx.get_parameter_source("fail_on") == click.core.ParameterSource.DEFAULT:
+        from depbot.core.config_file import load_depbot_file
+
+        own = load_depbot_file(repo)
+        fail_on = (own.values.get("fail-on") if own else None) or fail_on
     model_obj = make_model(model, settings)
     target = resume or out_dir
+    check_free(target)  # a folder in use: say so now, before the update list is collected
+    if resume is None and not out_given(ctx):
+        ignore_in_git(target)  # the default folder inside a checkout stays out of git status
     with reporter(quiet) as say:
         updates, warnings = collect_updates(
             settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
@@ -214,7 +238,7 @@ def triage_command(
     ctx.exit(code)
 
 
-@click.command("eval")
+@click.command("eval", short_help="Replay scenarios and score verdicts, evidence and cost.")
 @click.argument("scenario_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_model_option
 @click.option("--json", "json_file", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False),
@@ -240,7 +264,8 @@ def eval_command(
 
     \b
     Examples:
-      depbot eval ../shared/scenarios --model rules
+      depbot eval tests/scenarios --model rules      the scenarios of depbot's repository
+      depbot eval depbot/demo                        the demo's scenario
       depbot eval my-scenarios/ --model gpt-4o-mini --repeat 3 --json eval.json
     """
     from depbot.core.settings import Settings
@@ -260,6 +285,11 @@ def eval_command(
         f"unknown_ok={totals['unknown_ok']}  precision={totals['precision']} recall={totals['recall']} "
         f"evidence_recall={totals['evidence_recall']}"
     )
+    safe = ", ".join(totals["false_safe_cases"])
+    click.echo(
+        f"precision {totals['precision']:.2f}  recall {totals['recall']:.2f}  "
+        f"false-safe {totals['false_safe']}" + (f" ({safe})" if safe else "")
+    )
     click.echo(
         f"cost: {totals['turns']} turns, {totals['tool_calls']} tool calls, "
         f"{totals['prompt_tokens']}+{totals['completion_tokens']} tokens, {totals['seconds']}s"
@@ -271,39 +301,56 @@ def eval_command(
         sys.exit(1)
 
 
-@click.command("demo")
-@click.option("-o", "--out", "out_dir", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
-              help="Where report.json, drafts/ and trace.jsonl go (default: out/ in a new "
-              "temporary folder).")  # fmt: skip
+@click.command(
+    "demo", short_help="Triage the example repository that ships inside depbot, offline."
+)
+@out_option("Where report.json, drafts/ and trace.jsonl go, as with depbot triage --out. "
+            + DEFAULT_OUT_NOTE)  # fmt: skip
+@click.option("--keep", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
+              help="Keep the copy of the example checkout and the HTTP cache in DIR (default: "
+              "a temporary folder, removed when the demo ends).")  # fmt: skip
 @_model_option
+@click.pass_context
 @fail_cleanly
-def demo_command(out_dir: Path | None, model: str | None) -> None:
-    """Triage the shipped example repository, offline.
+def demo_command(ctx: click.Context, out_dir: Path, keep: Path | None, model: str | None) -> None:
+    """Triage the example repository that ships inside depbot, offline.
 
     The example checkout, its week of updates and the release notes of its
     packages ship inside depbot; a loopback fake of the registries and GitHub
     serves them, and the built-in rules model does the triage. Nothing leaves
-    this machine. DIR gets what `depbot triage --out DIR` writes; the copy of
-    the example checkout and the cache go to a new temporary folder. Exit status
-    0 unless the demo itself failed (1).
+    this machine. DIR gets what `depbot triage --out DIR` writes, so `depbot
+    drafts` and `depbot trace show` read it next. The copy of the example
+    checkout and the cache go to a temporary folder that is removed at the end
+    (--keep DIR keeps them). Exit status 0 unless the demo itself failed (1).
     """
-    from depbot.evals.demo import run_demo
+    from depbot.evals.demo import demo_dir, demo_work_dir, run_demo
 
-    work = Path(tempfile.mkdtemp(prefix="depbot-demo-"))
-    out = out_dir or work / "out"
-    with reporter(False) as say:
-        result = run_demo(out, work_dir=work, model=model or "rules", progress=say)
-    _job_summary(result)
-    _print_result(result, out, f"checkout: {work / 'repo'} (cache: {work / 'cache'})")
+    if not out_given(ctx):
+        ignore_in_git(out_dir)
+    with demo_work_dir(keep) as work, reporter(False) as say:
+        result = run_demo(out_dir, work_dir=work, model=model or "rules", progress=say)
+        _job_summary(result)
+        where = (
+            f"checkout: {work / 'repo'} (cache: {work / 'cache'})"
+            if keep
+            else f"checkout: {demo_dir() / 'repo'} (the example; the copy triaged and the cache "
+            "were in a temporary folder, now removed: --keep DIR keeps them)"
+        )
+        _print_result(result, out_dir, where)
 
 
-@click.group("trace")
+@click.group("trace", short_help="Read the trace.jsonl of a run (depbot trace show).")
 def trace_group() -> None:
     """Read a run's trace.jsonl."""
 
 
-@trace_group.command("show")
-@click.argument("trace_file", type=click.Path(path_type=Path, dir_okay=True))
+@trace_group.command(
+    "show", short_help="Print a run's trace.jsonl as a transcript, round by round."
+)
+@click.argument("trace_file", metavar="[FILE|DIR]", required=False,
+                type=click.Path(path_type=Path, dir_okay=True))  # fmt: skip
+@out_option("The run's output folder: its trace.jsonl is shown when no FILE|DIR is given "
+            "(env DEPBOT_OUT).")  # fmt: skip
 @click.option(
     "--width",
     type=int,
@@ -312,11 +359,18 @@ def trace_group() -> None:
     help="Cut long texts to this many characters.",
 )
 @fail_cleanly
-def trace_show_command(trace_file: Path, width: int) -> None:
-    """Print a run as a transcript, round by round (FILE or the run's folder)."""
+def trace_show_command(trace_file: Path | None, out_dir: Path, width: int) -> None:
+    """Print a run as a transcript, round by round.
+
+    FILE is a trace.jsonl, DIR a run's output folder; without either, the
+    trace.jsonl of -o/--out DIR (env DEPBOT_OUT; default depbot-out).
+    """
     from depbot.agent.trace import show
 
-    path = trace_file / "trace.jsonl" if trace_file.is_dir() else trace_file
+    if trace_file is None:
+        path = out_dir / "trace.jsonl"
+    else:
+        path = trace_file / "trace.jsonl" if trace_file.is_dir() else trace_file
     if not path.is_file():
         raise InputError(f"no trace at {str(path)!r}")
     click.echo(show(path, width=width))

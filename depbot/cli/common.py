@@ -1,4 +1,5 @@
-"""Pieces shared by the command modules: error handling and the update-source flags."""
+"""Pieces shared by the command modules: error handling, the update-source flags, the output
+folder flag (``-o/--out``, the same default everywhere) and text fit for the terminal."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import click
 
 from depbot.core.errors import DepbotError, InputError
 
-DEFAULT_OUT = "depbot-out"  # the default output folder of `depbot triage`
+DEFAULT_OUT = "depbot-out"  # the output folder of every command, unless -o/--out or DEPBOT_OUT
+OUT_ENV = "DEPBOT_OUT"
+ARROW = "→"  # "from → to" in every table; "->" where stdout cannot print it (plain_text)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,7 +28,8 @@ def fail_cleanly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except DepbotError as exc:
-            click.echo(f"depbot: error: {exc}", err=True)
+            plain = getattr(exc, "plain", False)  # a refusal that is its own sentence
+            click.echo(f"depbot: {'' if plain else 'error: '}{exc}", err=True)
             sys.exit(exc.exit_code)
 
     return wrapper  # type: ignore[return-value]
@@ -80,3 +84,78 @@ def check_one_source(ctx: click.Context, updates_file: Path | None, dependabot: 
         f"{named('dependabot', '--dependabot', 'DEPBOT_DEPENDABOT_REPO')} exclude each other: "
         "give one source of updates"
     )
+
+
+# --- the output folder (triage, demo, drafts, publish, trace show) ----------------------
+
+DEFAULT_OUT_NOTE = (
+    f"Default: {DEFAULT_OUT} in the current folder (env {OUT_ENV}); inside a git checkout "
+    "depbot writes a .gitignore of '*' into that default folder, so git ignores it."
+)
+
+
+def out_option(help_text: str, *, default: str | None = DEFAULT_OUT, hidden_alias: bool = False):
+    """``-o/--out DIR`` (env ``DEPBOT_OUT``, default ``depbot-out``): one flag, one default.
+
+    ``hidden_alias`` adds ``--dir``, the older name of the flag in ``depbot drafts``.
+    """
+    names = ["-o", "--out", *(["--dir"] if hidden_alias else [])]
+    return click.option(
+        *names,
+        "out_dir",
+        metavar="DIR",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=default,
+        show_default=default is not None,
+        envvar=OUT_ENV,
+        help=help_text,
+    )
+
+
+def out_given(ctx: click.Context, param: str = "out_dir") -> bool:
+    """Whether the output folder came from the command line or DEPBOT_OUT (not the default)."""
+    source = ctx.get_parameter_source(param)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def inside_git_checkout(folder: Path) -> bool:
+    """Whether ``folder`` (which need not exist yet) lies inside a git work tree."""
+    here = folder.resolve()
+    return any((p / ".git").exists() for p in (here, *here.parents))
+
+
+def ignore_in_git(out_dir: Path) -> bool:
+    """Keep the default output folder out of ``git status``: a ``.gitignore`` of ``*`` in it.
+
+    Only inside a git checkout, and never over a ``.gitignore`` already there; True when
+    the folder is (now) ignored this way.
+    """
+    if not inside_git_checkout(out_dir):
+        return False
+    marker = out_dir / ".gitignore"
+    if not marker.exists():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        marker.write_text("# written by depbot: its output folder stays out of git\n*\n")
+    return True
+
+
+# --- text for the terminal ---------------------------------------------------------------
+
+_ASCII = {ARROW: "->", "—": "-", "–": "-", "…": "...", "·": "-"}
+
+
+def plain_text(text: str, encoding: str | None = None) -> str:
+    """``text`` as stdout can print it: ``→`` becomes ``->`` (and so on) when it is not UTF-8."""
+    encoding = encoding if encoding is not None else getattr(sys.stdout, "encoding", None)
+    try:
+        text.encode(encoding or "utf-8")
+        return text
+    except (UnicodeEncodeError, LookupError):
+        for wide, narrow in _ASCII.items():
+            text = text.replace(wide, narrow)
+        return text
+
+
+def echo(text: str = "", **kwargs: Any) -> None:
+    """``click.echo`` of ``plain_text(text)``: the tables' arrows survive a non-UTF-8 stdout."""
+    click.echo(plain_text(text), **kwargs)

@@ -16,7 +16,14 @@ import click
 
 from depbot import __version__
 from depbot.cli.commands import run_commands
-from depbot.cli.common import DEFAULT_OUT, check_one_source, fail_cleanly, update_source_options
+from depbot.cli.common import (
+    DEFAULT_OUT,
+    check_one_source,
+    echo,
+    fail_cleanly,
+    out_option,
+    update_source_options,
+)
 from depbot.core.errors import InputError
 
 
@@ -33,16 +40,20 @@ def cli() -> None:
     Start here:
       depbot demo                      triage the shipped example, offline
       depbot updates                   list pending updates of the current checkout
-      depbot triage --out out/         the weekly job: report.json, drafts, trace
-      depbot drafts out/               review the drafts
-      depbot publish out/ --repo o/r   open issues for approved drafts
+      depbot triage                    the weekly job: report.json, drafts, trace
+      depbot drafts                    review the drafts
+      depbot publish --repo o/r        open issues for approved drafts
+
+    Every command reads and writes the same output folder: -o/--out DIR, by
+    default depbot-out in the current folder (env DEPBOT_OUT). Inside a git
+    checkout depbot puts a .gitignore of '*' into that default folder.
 
     Exit status: 0 ok, 1 the run failed, 2 bad input; depbot triage also 3
     degraded, 4 unknown, 5 affected (see depbot triage --help, --fail-on).
     """
 
 
-@cli.command("updates")
+@cli.command("updates", short_help="List the pending dependency updates, grouped by update type.")
 @update_source_options
 @click.option(
     "--json", "as_json", is_flag=True, help="Print JSON: {updates: [...], warnings: [...]}."
@@ -97,7 +108,7 @@ def updates_command(
     if as_json:
         click.echo(json.dumps(to_json(found, warnings), indent=2))
         return
-    click.echo(render_table(found))
+    echo(render_table(found))
     for warning in warnings:
         click.echo(f"depbot: warning: {warning}", err=True)
 
@@ -122,43 +133,58 @@ class _DraftsGroup(click.Group):
 
 
 def _out_dir(ctx: click.Context, given: Path | None) -> Path:
-    return Path(given or ctx.meta.get("depbot.drafts_dir") or DEFAULT_OUT)
+    """The folder of ``-o DIR`` here, else ``depbot drafts DIR …``, else ``drafts -o DIR``."""
+    if (
+        given is not None
+        and ctx.get_parameter_source("out_dir") == click.core.ParameterSource.COMMANDLINE
+    ):
+        return Path(given)
+    named = ctx.meta.get("depbot.drafts_dir")
+    return Path(named or given or DEFAULT_OUT)
 
 
-_dir_option = click.option(
-    "-d",
-    "--dir",
-    "out_dir",
-    metavar="DIR",
-    type=click.Path(path_type=Path, file_okay=False),
-    help=f"The triage output folder (default: {DEFAULT_OUT}).",
+_dir_option = out_option(
+    f"The triage output folder (default: {DEFAULT_OUT}; env DEPBOT_OUT; --dir: the older name).",
+    hidden_alias=True,
 )
 
 
-@cli.group("drafts", cls=_DraftsGroup, invoke_without_command=True)
+@cli.group(
+    "drafts",
+    cls=_DraftsGroup,
+    invoke_without_command=True,
+    short_help="Review the issue drafts: list, show, approve or reject them.",
+)
+@_dir_option
 @click.pass_context
 @fail_cleanly
-def drafts_command(ctx: click.Context) -> None:
+def drafts_command(ctx: click.Context, out_dir: Path | None) -> None:
     """Review the issue drafts of a triage output folder (default: depbot-out).
 
     \b
       depbot drafts [DIR]                        list: package, versions, hits, status
-      depbot drafts show ID [--dir DIR]          print one draft
-      depbot drafts approve ID... [--dir DIR]    publish will open issues for these
+      depbot drafts show ID [-o DIR]             print one draft
+      depbot drafts approve ID... [-o DIR]       publish will open issues for these
       depbot drafts reject ID... --why "..."     publish will never open issues for these
 
-    Edit a draft file by hand before publishing if you like: depbot never
-    overwrites your edit (a later triage writes its new render beside it as
-    ID.new.md). Status lives in DIR/drafts/review.json.
+    DIR is the folder depbot triage wrote: the first word, or -o/--out DIR (env
+    DEPBOT_OUT), else depbot-out. Edit a draft file by hand before publishing if
+    you like: depbot never overwrites your edit (a later triage writes its new
+    render beside it as ID.new.md). Status lives in DIR/drafts/review.json.
     """
+    if (
+        out_dir is not None
+        and ctx.get_parameter_source("out_dir") != click.core.ParameterSource.DEFAULT
+    ):
+        ctx.meta.setdefault("depbot.drafts_dir", str(out_dir))
     if ctx.invoked_subcommand is None:
         from depbot.output.review import drafts_table, list_drafts
 
         out = _out_dir(ctx, None)
-        click.echo(drafts_table(list_drafts(out), out), nl=False)
+        echo(drafts_table(list_drafts(out), out), nl=False)
 
 
-@drafts_command.command("show")
+@drafts_command.command("show", short_help="Print one draft with its review status.")
 @click.argument("draft_id", metavar="ID")
 @_dir_option
 @click.pass_context
@@ -178,7 +204,9 @@ def drafts_show_command(ctx: click.Context, draft_id: str, out_dir: Path | None)
     click.echo(text, nl=not text.endswith("\n"))
 
 
-@drafts_command.command("approve")
+@drafts_command.command(
+    "approve", short_help="Approve drafts: depbot publish opens issues for them."
+)
 @click.argument("draft_ids", metavar="ID...", nargs=-1, required=True)
 @_dir_option
 @click.pass_context
@@ -193,7 +221,10 @@ def drafts_approve_command(
         click.echo(f"approved {rec.id}")
 
 
-@drafts_command.command("reject")
+@drafts_command.command(
+    "reject",
+    short_help="Reject drafts, with the reason: depbot publish never opens issues for them.",
+)
 @click.argument("draft_ids", metavar="ID...", nargs=-1, required=True)
 @click.option("--why", required=True, help="Why the draft is wrong or not wanted.")
 @_dir_option
@@ -209,16 +240,20 @@ def drafts_reject_command(
         click.echo(f"rejected {rec.id}: {rec.why}")
 
 
-@cli.command("publish")
-@click.argument(
-    "out_dir", metavar="[DIR]", required=False, type=click.Path(path_type=Path, file_okay=False)
+@cli.command(
+    "publish", short_help="Open GitHub issues for the approved drafts of an output folder."
 )
+@click.argument(
+    "dir_arg", metavar="[DIR]", required=False, type=click.Path(path_type=Path, file_okay=False)
+)
+@out_option(f"The triage output folder, as DIR (default: {DEFAULT_OUT}; env DEPBOT_OUT).")
 @click.option(
-    "-r",
+    "-R",
     "--repo",
     metavar="OWNER/REPO",
     envvar="GITHUB_REPOSITORY",
-    help="The repository to open issues in (env GITHUB_REPOSITORY).",
+    help="The GitHub repository to open issues in (env GITHUB_REPOSITORY; -R as in gh: "
+    "-r is the checkout PATH of triage and updates).",
 )
 @click.option("--all", "all_drafts", is_flag=True, help="Publish every draft not rejected.")
 @click.option(
@@ -233,7 +268,8 @@ def drafts_reject_command(
 @click.option("--write-interval", type=float, default=1.0, hidden=True)
 @fail_cleanly
 def publish_command(
-    out_dir: Path | None,
+    dir_arg: Path | None,
+    out_dir: Path,
     repo: str | None,
     all_drafts: bool,
     dry_run: bool,
@@ -241,7 +277,10 @@ def publish_command(
     reopen: bool,
     write_interval: float,
 ) -> None:
-    """Open GitHub issues for the approved drafts of DIR (default: depbot-out).
+    """Open GitHub issues for the approved drafts of DIR.
+
+    DIR is the folder depbot triage wrote (DIR or -o/--out DIR; env DEPBOT_OUT;
+    default depbot-out).
 
     Never opens a second issue for the same package and target version: an open
     issue is updated when its draft changed, a closed one is left alone (unless
@@ -257,18 +296,27 @@ def publish_command(
 
     if not repo:
         raise InputError("say which repository: --repo OWNER/REPO (or set GITHUB_REPOSITORY)")
+    ctx = click.get_current_context()
+    if (
+        dir_arg is not None
+        and out_dir != dir_arg
+        and ctx.get_parameter_source("out_dir") == click.core.ParameterSource.COMMANDLINE
+    ):
+        raise InputError(
+            f"two output folders: DIR {str(dir_arg)!r} and --out {str(out_dir)!r}: give one"
+        )
     summary = publish(
-        out_dir or Path(DEFAULT_OUT),
-        Settings.from_env(),
+        dir_arg or out_dir,
+        Settings.from_env(repo=Path(".")),  # labels/assignees of ./.github/depbot.yml
         repo=repo,
         all_drafts=all_drafts,
         dry_run=dry_run,
         comment_on_pr=comment_on_pr,
         reopen=reopen,
-        progress=lambda action: click.echo(action.line(dry_run)),
+        progress=lambda action: echo(action.line(dry_run)),
         write_interval=write_interval,
     )
-    click.echo(summary.totals())
+    echo(summary.totals())
     failed = summary.count("failed")
     if failed:
         raise PublishError(f"{failed} draft(s) could not be published; see the lines above")

@@ -20,6 +20,8 @@ DEFAULT_GITHUB_API_URL = "https://api.github.com"
 # where the public registries keep release files (npm tarballs live on the registry host)
 DEFAULT_ARTIFACT_HOSTS = ("files.pythonhosted.org", "registry.npmjs.org")
 DEFAULT_RAW_URL = "https://raw.githubusercontent.com"
+# GitHub Models' OpenAI-compatible chat endpoint (POST {url}/chat/completions)
+DEFAULT_GITHUB_MODELS_URL = "https://models.github.ai/inference"
 # where requests, curl and pip look for a CA bundle, in the order they are read
 CA_BUNDLE_VARIABLES = ("REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR")
 
@@ -83,6 +85,10 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
 
 
+def _names(raw: str | None) -> tuple[str, ...]:
+    return tuple(n.strip() for n in (raw or "").split(",") if n.strip())
+
+
 def _env2(env: Mapping[str, str], name: str) -> str | None:
     """``name`` in lower case, else upper case (as curl and requests read proxy variables)."""
     return env.get(name.lower()) or env.get(name.upper()) or None
@@ -124,9 +130,18 @@ class Settings:
     github_api_url: str = DEFAULT_GITHUB_API_URL
     raw_url: str = DEFAULT_RAW_URL  # raw repository files (DEPBOT_RAW_URL)
     github_token: str | None = field(default=None, repr=False)
+    # who authors depbot's issues when GET /user answers 403 (an app or Actions token):
+    # DEPBOT_BOT_LOGIN, else github-actions[bot] under GITHUB_ACTIONS=true
+    bot_login: str | None = None
     openai_base_url: str | None = None
     openai_api_key: str | None = field(default=None, repr=False)
     model: str = "rules"
+    # a ``publisher/model`` name with no OPENAI_BASE_URL runs here, with GITHUB_TOKEN as the key
+    # (DEPBOT_GITHUB_MODELS_URL; configured, so trusted wherever it resolves, like the others)
+    github_models_url: str = DEFAULT_GITHUB_MODELS_URL
+    # input tokens one model request may carry (DEPBOT_MAX_INPUT_TOKENS): drives batch size and
+    # compaction. None: the model's default (GitHub Models' free tier, else no limit); 0: none
+    max_input_tokens: int | None = None
 
     # HTTP behaviour
     cache_dir: Path | None = None  # None: no on-disk cache
@@ -137,6 +152,8 @@ class Settings:
     release_settle_days: float = 3.0
     http_timeout: float = 20.0  # read timeout (and the cap on the connect timeout)
     connect_timeout: float = 5.0
+    tool_call_seconds: float = 90.0  # the network time one tool call may take (a stalled
+    # package's fetch ends there, as unknown with the reason, and its batch goes on)
     http_retries: int = 3
     breaker_failures: int = 3  # consecutive connection failures that mark a host down
     retry_backoff: float = 0.5
@@ -157,6 +174,10 @@ class Settings:
     http_proxy: str | None = field(default=None, repr=False)
     no_proxy: str | None = None
     registry_concurrency: int = 8
+    # manifests: a file larger than this is not read, and no more distinct packages than this
+    # are looked up in the registries (a 50 MB requirements.txt cost 340,000 requests)
+    max_manifest_bytes: int = 5 * 1024 * 1024
+    max_packages: int = 2000
 
     # loop budgets
     max_rounds: int = 24  # per conversation
@@ -185,10 +206,26 @@ class Settings:
     max_filesize: str = "1M"
     minified_line_length: int = 1000  # a .js/.css hit on a longer line marks a minified bundle
 
+    # issues that `depbot publish` opens: labels beside depbot's own, and who is assigned
+    # (DEPBOT_LABELS / DEPBOT_ASSIGNEES, comma-separated; or `labels:` / `assignees:` in
+    # .github/depbot.yml)
+    labels: tuple[str, ...] = ()
+    assignees: tuple[str, ...] = ()
+
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
-        """Settings from environment variables, then explicit overrides (None means 'not given')."""
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, repo: Path | None = None, **overrides: object
+    ) -> Settings:
+        """Settings from environment variables, then explicit overrides (None means 'not given').
+
+        With ``repo``, the settings of its ``.github/depbot.yml`` fill in for the variables
+        that are not set (flag > environment > file > default; core/config_file.py).
+        """
         env = os.environ if env is None else env
+        if repo is not None:
+            from depbot.core.config_file import file_env
+
+            env = {**file_env(Path(repo)), **{k: v for k, v in env.items() if v != ""}}
         values: dict[str, object] = {
             "pypi_url": _url("DEPBOT_PYPI_URL", env.get("DEPBOT_PYPI_URL") or DEFAULT_PYPI_URL),
             "npm_url": _url("DEPBOT_NPM_URL", env.get("DEPBOT_NPM_URL") or DEFAULT_NPM_URL),
@@ -197,6 +234,10 @@ class Settings:
             ),
             "raw_url": _url("DEPBOT_RAW_URL", env.get("DEPBOT_RAW_URL") or DEFAULT_RAW_URL),
             "github_token": env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or None,
+            "bot_login": (
+                env.get("DEPBOT_BOT_LOGIN")
+                or ("github-actions[bot]" if env.get("GITHUB_ACTIONS") == "true" else None)
+            ),
             "openai_base_url": (
                 _url("OPENAI_BASE_URL", env["OPENAI_BASE_URL"])
                 if env.get("OPENAI_BASE_URL")
@@ -204,6 +245,15 @@ class Settings:
             ),
             "openai_api_key": env.get("OPENAI_API_KEY") or None,
             "model": env.get("DEPBOT_MODEL") or "rules",
+            "github_models_url": _url(
+                "DEPBOT_GITHUB_MODELS_URL",
+                env.get("DEPBOT_GITHUB_MODELS_URL") or DEFAULT_GITHUB_MODELS_URL,
+            ),
+            "max_input_tokens": (
+                _int(env, "DEPBOT_MAX_INPUT_TOKENS", 0)
+                if env.get("DEPBOT_MAX_INPUT_TOKENS")
+                else None
+            ),
             "cache_dir": (
                 None
                 if env.get("DEPBOT_NO_CACHE") == "1"
@@ -217,6 +267,7 @@ class Settings:
                 env, "DEPBOT_RELEASE_SETTLE_DAYS", cls.release_settle_days
             ),
             "connect_timeout": _float(env, "DEPBOT_CONNECT_TIMEOUT", cls.connect_timeout),
+            "tool_call_seconds": _float(env, "DEPBOT_TOOL_CALL_SECONDS", cls.tool_call_seconds),
             "breaker_failures": _int(env, "DEPBOT_BREAKER_FAILURES", cls.breaker_failures),
             "max_rounds": _int(env, "DEPBOT_MAX_ROUNDS", cls.max_rounds),
             "max_tokens": _int(env, "DEPBOT_MAX_TOKENS", cls.max_tokens),
@@ -228,9 +279,13 @@ class Settings:
                 for p in (env.get("DEPBOT_MANIFEST_EXCLUDE") or "").split(",")
                 if p.strip()
             ),
+            "max_manifest_bytes": _int(env, "DEPBOT_MAX_MANIFEST_BYTES", cls.max_manifest_bytes),
+            "max_packages": _int(env, "DEPBOT_MAX_PACKAGES", cls.max_packages),
             "registry_concurrency": _int(
                 env, "DEPBOT_REGISTRY_CONCURRENCY", cls.registry_concurrency
             ),
+            "labels": _names(env.get("DEPBOT_LABELS")),
+            "assignees": _names(env.get("DEPBOT_ASSIGNEES")),
             # a data-named host on a loopback / private address (configured ones need no flag)
             "allow_private_hosts": env.get("DEPBOT_ALLOW_PRIVATE_HOSTS") == "1",
             "ca_bundle": _ca_bundle(env),
@@ -252,7 +307,7 @@ class Settings:
             if key not in cls.__dataclass_fields__:
                 raise TypeError(f"unknown setting {key!r}")
             values[key] = value
-        for key in ("pypi_url", "npm_url", "github_api_url", "raw_url"):
+        for key in ("pypi_url", "npm_url", "github_api_url", "raw_url", "github_models_url"):
             values[key] = _url(key, str(values[key]))
         return cls(**values)  # type: ignore[arg-type]
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -17,6 +20,23 @@ from depbot.pipeline.run import TriageResult, triage
 
 def demo_dir() -> Path:
     return Path(str(resources.files("depbot").joinpath("demo")))
+
+
+@contextmanager
+def demo_work_dir(keep: Path | None = None) -> Iterator[Path]:
+    """The folder for the copy of the example checkout and the cache.
+
+    ``keep`` is used (and left) as it is; otherwise a new temporary folder, removed on exit.
+    """
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        yield keep
+        return
+    work = Path(tempfile.mkdtemp(prefix="depbot-demo-"))
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def run_demo(

@@ -1,7 +1,9 @@
 """The models depbot can talk to, by name (like mini-swe-agent's ``models/__init__.py``).
 
 ``MODELS`` maps the built-in names to their classes; any other name is a chat model behind
-an OpenAI-compatible endpoint. ``make_model`` is the one place that picks.
+an OpenAI-compatible endpoint: ``OPENAI_BASE_URL``, or GitHub Models for a ``publisher/model``
+name such as ``openai/gpt-4.1-mini`` (``github_models.endpoint_for``). ``make_model`` is the
+one place that picks.
 """
 
 from __future__ import annotations

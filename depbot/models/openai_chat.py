@@ -5,6 +5,15 @@
 number of times (settings.model_retries), and records each in the trace. Failures become
 ``ModelError`` with a short message (never the key).
 
+A ``publisher/model`` name (``openai/gpt-4.1-mini``) with no ``OPENAI_BASE_URL`` runs on GitHub
+Models with ``GITHUB_TOKEN`` as the key (``github_models.endpoint_for``). The client never sleeps:
+no retries of its own, and no request waits past the run's deadline (``set_deadline``).
+
+A rate limit (HTTP 429) becomes ``RateLimited`` with the seconds its headers give until the
+reset (``retry_after``); the loop waits when that fits the run's deadline and otherwise ends
+the conversation with the error's line (``GitHub Models rate limit reached (requests per
+day); resets at … UTC``). Until that reset, every call raises it again without asking.
+
 A refused key (HTTP 401 or 403) is for good: the first refusal is said on stderr at once
 (``depbot: model endpoint … refused the key …``, once per model object, so once per run;
 ``said`` keeps the lines), and every later call raises the same error without asking the
@@ -17,6 +26,7 @@ import json
 import ssl
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,11 +37,12 @@ from depbot.core.proxies import proxy_refused
 from depbot.core.settings import Settings
 from depbot.core.tls import settings_proxy, ssl_context, tls_failure
 from depbot.models.base import ModelReply, Usage
+from depbot.models.github_models import Endpoint, RateLimit, endpoint_for, rate_limit
 
 OPENAI_URL = "https://api.openai.com/v1"  # the openai library's default endpoint
 
 
-def http_client(settings: Settings) -> Any:
+def http_client(settings: Settings, url: str | None = None) -> Any:
     """The openai library's own httpx client, with the CA bundle, trust store and proxy of
     the settings. ``trust_env`` is off: httpx would read ``SSL_CERT_FILE`` and the proxy
     variables itself but not ``REQUESTS_CA_BUNDLE``, and would send ``.netrc`` credentials."""
@@ -40,7 +51,7 @@ def http_client(settings: Settings) -> Any:
     context = ssl_context(settings)
     return openai.DefaultHttpxClient(
         verify=context if context is not None else True,
-        proxy=settings_proxy(settings, settings.openai_base_url or OPENAI_URL),
+        proxy=settings_proxy(settings, url or settings.openai_base_url or OPENAI_URL),
         trust_env=False,
         timeout=settings.model_timeout,
     )
@@ -77,14 +88,18 @@ class OpenAIChatModel:
     def __init__(self, name: str, settings: Settings, *, client: Any = None) -> None:
         self.name = name
         self._secrets = settings.secrets()
-        self._url = settings.openai_base_url or OPENAI_URL
+        self.endpoint: Endpoint = endpoint_for(name, settings)
+        self.max_input_tokens: int | None = self.endpoint.max_input_tokens
+        self._url = self.endpoint.url or OPENAI_URL
         self._proxy = settings_proxy(settings, self._url)
+        self._timeout = settings.model_timeout
+        self.deadline: float | None = None  # time.monotonic() past which no request waits
         if client is None:
             import openai  # on first use: ``depbot.models`` loads without it for the rules model
 
-            key = settings.openai_api_key
+            key = self.endpoint.key
             if not key:
-                if settings.openai_base_url is None:
+                if self.endpoint.url is None:
                     raise ConfigError(
                         f"model {name!r} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local "
                         "server such as Ollama or vLLM); use --model rules to run offline"
@@ -92,28 +107,51 @@ class OpenAIChatModel:
                 key = "not-needed"  # local servers accept any key
             client = openai.OpenAI(
                 api_key=key,
-                base_url=settings.openai_base_url,
+                base_url=self.endpoint.url,
                 max_retries=0,  # the loop retries transient failures itself (bounded, traced)
                 timeout=settings.model_timeout,
-                http_client=http_client(settings),
+                http_client=http_client(settings, self._url),
             )
         self.client = client
         self.stderr: Callable[[str], None] = _to_stderr
         self.said: list[str] = []  # the lines said on stderr (the CLI does not repeat them)
         self._refusal: ModelError | None = None  # a 401/403: no call asks the endpoint again
+        self._limited: RateLimit | None = None  # a 429: no call asks again before its reset
         self._lock = threading.Lock()
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """The run's deadline (``time.monotonic()``): no request waits past it."""
+        self.deadline = deadline
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
         with self._lock:
-            refusal = self._refusal
+            refusal, limited = self._refusal, self._limited
         if refusal is not None:
             raise KeyRefused(str(refusal))
+        if limited is not None and limited.reset_at is not None:
+            if limited.reset_at > time.time():
+                raise self._rate_limited(limited)
+            with self._lock:
+                self._limited = None
         try:
             return self._complete(messages, tools)
         except ModelError as exc:
             if isinstance(exc, KeyRefused):
                 self._refused(exc)
             raise
+
+    def _rate_limited(self, limit: RateLimit) -> RateLimited:
+        wait = None if limit.reset_at is None else max(0.0, limit.reset_at - time.time())
+        return RateLimited(limit.line(self._service()), retry_after=wait)
+
+    def _service(self) -> str:
+        return "GitHub Models" if self.endpoint.github_models else "the model endpoint"
+
+    def _request_timeout(self) -> float:
+        """The client's timeout, cut to what is left before the run's deadline."""
+        if self.deadline is None:
+            return self._timeout
+        return max(0.5, min(self._timeout, self.deadline - time.monotonic()))
 
     def _refused(self, exc: ModelError) -> None:
         """Keep the refusal and say it on stderr, the first time only."""
@@ -133,31 +171,46 @@ class OpenAIChatModel:
 
         try:
             resp = self.client.chat.completions.create(
-                model=self.name, messages=messages, tools=tools, tool_choice="auto"
+                model=self.name,
+                messages=messages,
+                tools=tools,
+                tool_choice="auto",
+                timeout=self._request_timeout(),
             )
         except openai.AuthenticationError:
             raise KeyRefused(
-                f"model endpoint {self._where()} refused the key (HTTP 401): check OPENAI_API_KEY"
+                f"model endpoint {self._where()} refused the key (HTTP 401): {self._check_key()}"
             ) from None
         except openai.PermissionDeniedError:
             raise KeyRefused(
-                f"model endpoint {self._where()} denied access (HTTP 403): check what "
-                "OPENAI_API_KEY may use"
+                f"model endpoint {self._where()} denied access (HTTP 403): "
+                + (
+                    f"{self._check_key()}, and that the model is enabled for the account"
+                    if self.endpoint.github_models
+                    else f"check what {self.endpoint.key_name} may use"
+                )
             ) from None
         except openai.NotFoundError:
             raise ModelError(
                 f"model endpoint {self._where()} does not know model {self.name!r} (HTTP 404): "
                 "check --model (DEPBOT_MODEL) and OPENAI_BASE_URL"
             ) from None
-        except openai.RateLimitError:
-            raise ModelError(
-                "the model endpoint is rate limiting (HTTP 429)", transient=True
-            ) from None
+        except openai.RateLimitError as exc:
+            limit = rate_limit(exc.response.headers, getattr(exc, "body", None))
+            if limit.wait is None:
+                raise ModelError(
+                    "the model endpoint is rate limiting (HTTP 429)", transient=True
+                ) from None
+            with self._lock:
+                self._limited = limit
+            raise self._rate_limited(limit) from None
         except openai.APITimeoutError:
             raise ModelError("the model endpoint did not answer in time", transient=True) from None
         except openai.APIConnectionError as exc:
             raise self._connection_error(exc) from None
         except openai.APIStatusError as exc:
+            if exc.status_code == 413 or getattr(exc, "code", None) == "tokens_limit_reached":
+                raise self._too_large(exc) from None
             raise ModelError(
                 f"the model endpoint failed (HTTP {exc.status_code})",
                 transient=exc.status_code >= 500,
@@ -183,6 +236,28 @@ class OpenAIChatModel:
                 "the model endpoint sent a reply depbot cannot read", transient=True
             ) from None
 
+    def _check_key(self) -> str:
+        if self.endpoint.github_models and self.endpoint.key_name == "GITHUB_TOKEN":
+            return "check GITHUB_TOKEN and that the workflow job has `permissions: models: read`"
+        return f"check {self.endpoint.key_name}"
+
+    def _too_large(self, exc: Any) -> ModelError:
+        """A request over the endpoint's input limit (GitHub Models: 413 tokens_limit_reached)."""
+        body = getattr(exc, "body", None)
+        said = str(body.get("message") or "") if isinstance(body, dict) else ""
+        said = " ".join(said.split())[:160]
+        code = getattr(exc, "code", None) or "too large"
+        limit = self.max_input_tokens
+        now = f" (now {limit})" if limit else ""
+        return ModelError(
+            redact(
+                f"model endpoint {self._where()} refused a request as too large "
+                f"(HTTP {exc.status_code} {code}{': ' + said if said else ''}): "
+                f"set DEPBOT_MAX_INPUT_TOKENS below its limit{now}",
+                self._secrets,
+            )
+        )
+
     def _where(self) -> str:
         """The endpoint as an error names it: no credentials, no query."""
         parts = urlsplit(str(getattr(self, "_url", "") or OPENAI_URL))
@@ -204,6 +279,14 @@ class OpenAIChatModel:
 
 class KeyRefused(ModelError):
     """The endpoint refused the key (HTTP 401 / 403): for good, never retried."""
+
+
+class RateLimited(ModelError):
+    """HTTP 429: ``retry_after`` seconds until the reset its headers give (None: not said)."""
+
+    def __init__(self, message: str, *, retry_after: float | None) -> None:
+        super().__init__(message, transient=True)
+        self.retry_after = retry_after
 
 
 def _text(value: Any) -> str:

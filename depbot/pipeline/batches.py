@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from depbot.agent.fit import batch_size_for
 from depbot.agent.ledger import Ledger
 from depbot.agent.loop import Budget, ConversationResult, run_conversation
 from depbot.agent.prompts import initial_messages
+from depbot.agent.specs import tool_specs
 from depbot.agent.toolbox import Toolbox
 from depbot.agent.trace import Trace
 from depbot.core.fence import new_nonce
 from depbot.core.settings import Settings
-from depbot.models.base import Model
+from depbot.models.base import Model, spends_tokens
 from depbot.pipeline.verdicts import program_verdict
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
@@ -51,17 +53,44 @@ def run_batches(
     shared: Shared, todo: list[Update], say: Callable[[str], None]
 ) -> list[ConversationResult]:
     """Run one conversation per batch of ``todo``; afterwards every update has a verdict."""
-    batches = plan_batches(todo, shared.settings.batch_size)
+    limit = getattr(shared.model, "max_input_tokens", None)  # GitHub Models' free tier: 8000
+    batches = plan_batches(todo, batch_size_for(shared.settings.batch_size, limit, tool_specs()))
+    if hasattr(shared.model, "set_deadline"):  # no model request waits past the run's deadline
+        shared.model.set_deadline(shared.budget.started + shared.budget.max_seconds)
     say(
         f"triaging {len(todo)} update(s) in {len(batches)} conversation(s) "
         f"with model {shared.model.name}"
     )
+    short = budget_warning(shared, len(todo))
+    if short:
+        say(short)
     workers = max(1, min(shared.settings.concurrency, len(batches)))
     one = partial(run_batch, shared, batches=len(batches))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         conversations = list(pool.map(one, batches, range(len(batches))))
     conclude_the_rest(shared, todo, batches, conversations)
+    count_left_unknown(shared, batches, conversations)
     return conversations
+
+
+TOKENS_PER_UPDATE = 8_000  # a chat model's prompt + completion per update on the scenarios
+
+
+def budget_warning(shared: Shared, updates: int) -> str:
+    """A line said up front when the week plainly needs more tokens than the budget holds
+    ("" when it fits, or when the model spends no tokens, as the offline planner)."""
+    if not spends_tokens(shared.model):
+        return ""
+    budget = shared.settings.max_tokens
+    need = updates * TOKENS_PER_UPDATE
+    if need <= budget:
+        return ""
+    covered = budget // TOKENS_PER_UPDATE
+    return (
+        f"depbot: warning: {updates} updates need about {need:,} tokens at ~{TOKENS_PER_UPDATE:,} "
+        f"each, over the token budget of {budget:,} (DEPBOT_MAX_TOKENS): about {covered} can be "
+        "triaged and the rest will end unknown (degraded); raise the budget or split the week"
+    )
 
 
 def run_batch(shared: Shared, batch: list[Update], i: int, batches: int) -> ConversationResult:
@@ -83,6 +112,7 @@ def run_batch(shared: Shared, batch: list[Update], i: int, batches: int) -> Conv
         model_retries=s.model_retries,
         retry_backoff=s.retry_backoff,
         compact=s.compact_results,
+        max_input_tokens=getattr(shared.model, "max_input_tokens", None),
     )
 
 
@@ -104,3 +134,23 @@ def conclude_the_rest(
             v = program_verdict(u, f"not concluded: the conversation ended ({conv.status}: {why})")
             shared.ledger.add_verdict(u.key, v)
             shared.on_verdict(v)
+
+
+def count_left_unknown(
+    shared: Shared, batches: list[list[Update]], conversations: list[ConversationResult]
+) -> None:
+    """A rate limit that ended conversations says how many updates it left unknown, one
+    count for the run: ``…; resets at 2026-12-02 00:00 UTC; 4 updates left unknown``."""
+    left: dict[str, int] = {}
+    for conv, batch in zip(conversations, batches, strict=True):
+        if conv.status == "model_unavailable" and "rate limit" in conv.detail:
+            n = sum(
+                1
+                for u in batch
+                if (v := shared.ledger.verdict(u.key)) is not None and v.decided_by == "program"
+            )
+            left[conv.detail] = left.get(conv.detail, 0) + n
+    for conv in conversations:
+        if conv.detail in left:
+            n = left[conv.detail]
+            conv.detail += f"; {n} update{'s' if n != 1 else ''} left unknown"

@@ -233,7 +233,7 @@ class CodeSearch:
         if cached is not None:
             return cached
         text = "\n".join(self.read_lines(rel))
-        lex = scan(text, language_for(rel, text))
+        lex = scan(text, language_for(rel, text), path=rel)
         with self._lock:
             self._lex.put(rel, lex)
         return lex

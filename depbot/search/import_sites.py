@@ -49,7 +49,8 @@ class ImportSite:
     ``esm``: whether the file is an ES module (JS; None for Python); ``conditional``:
     Python: inside ``try``/``except``/``if``/a function; JS: an indented ``require`` or
     ``import()`` (in a block or function) or any dynamic import. ``type_only``: a
-    TypeScript ``import type`` (erased at compile time).
+    TypeScript ``import type`` (erased at compile time). ``guarded``: Python: inside a
+    ``try`` body or an ``except`` handler (an import the code is ready to see fail).
     """
 
     path: str
@@ -64,6 +65,7 @@ class ImportSite:
     esm: bool | None
     conditional: bool
     type_only: bool = False
+    guarded: bool = False
 
 
 @dataclass
@@ -162,6 +164,7 @@ def where_pip(cs: CodeSearch, dist: str) -> ImportReport:
                     style=style,
                     esm=None,
                     conditional=imp.conditional,
+                    guarded=imp.in_try or imp.in_except,
                 )
             )
     sites.sort(key=lambda s: (s.path, s.line, s.col))
@@ -189,7 +192,7 @@ def where_npm(cs: CodeSearch, package: str) -> ImportReport:
             lines = cs.read_lines(path)
         except ToolError:
             continue
-        found = [i for i in js_imports("\n".join(lines)) if i.package == package]
+        found = [i for i in js_imports("\n".join(lines), path=path) if i.package == package]
         esm = cs.is_esm(path) if found else None
         for imp in found:
             line_text = lines[imp.line - 1] if 0 < imp.line <= len(lines) else ""

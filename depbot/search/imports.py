@@ -5,7 +5,7 @@
   sits (inside ``try``/``except``/``if``/a function: ``conditional``).
 - ``js_imports(text)``: ``require``, ``import … from``, ``import()``, ``export … from``,
   TypeScript ``import x = require()`` and ``import type``; specifier, package, subpath,
-  bound names and style.
+  bound names and style (read from the tree-sitter tree: ``jsparse``, ``jsimports``).
 - ``package_of(specifier)``: npm package and subpath of a bare specifier.
 - ``is_esm(path, package_type)``: whether Node treats a file as an ES module.
 - ``import_names_for(dist)``: pip distribution → import names (see ``pipnames``).
@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from depbot.search import jsparse
+from depbot.search.jsimports import JsImport, imports_from_tree, package_of
+from depbot.search.jsregex import js_imports_regex
 from depbot.search.lexical import CODE, scan
 from depbot.search.pipnames import guess_import_names, import_names_for, normalize_dist
 
@@ -300,63 +302,15 @@ def module_matches(imp: PyImport, import_name: str) -> tuple[str, dict[str, str]
 # -- JavaScript / TypeScript ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class JsImport:
-    """One import of a JS/TS module specifier.
-
-    ``package``/``subpath`` come from ``package_of`` ("" package for relative or builtin
-    ``node:`` specifiers). ``names``: ``{local: imported}`` with ``"default"``, ``"*"`` or a
-    member name (for ``export … from`` the key is the exported name). ``style``:
-    ``"require"`` | ``"import"`` | ``"dynamic-import"`` | ``"export-from"``. ``type_only``:
-    ``import type`` / ``export type`` (erased at compile time). ``line``/``col``: 1-based,
-    of the ``import``/``require``/``export`` keyword.
-    """
-
-    line: int
-    col: int
-    specifier: str
-    package: str
-    subpath: str
-    names: dict[str, str] = field(default_factory=dict, hash=False)
-    style: str = "import"
-    type_only: bool = False
-    end_line: int = 0
-
-
-_Q = r"(?P<q>['\"])(?P<spec>[^'\"\n]+)(?P=q)"
-_JS_IMPORT_FROM = re.compile(
-    r"(?<![\w$.])import\s+(?P<type>type\s+)?(?P<clause>[^;'\"`()]{0,2000}?)\s*\bfrom\s*" + _Q
-)
-_JS_IMPORT_BARE = re.compile(r"(?<![\w$.])import\s*" + _Q)
-_JS_EXPORT_FROM = re.compile(
-    r"(?<![\w$.])export\s+(?P<type>type\s+)?(?P<clause>\*(?:\s+as\s+[\w$]+)?|\{[^}]{0,2000}\})"
-    r"\s*from\s*" + _Q
-)
-_JS_REQUIRE = re.compile(r"(?<![\w$.])require\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*\)")
-_JS_DYNAMIC = re.compile(
-    r"(?<![\w$.])import\s*\(\s*(?P<q>['\"`])(?P<spec>[^'\"`\n$]+)(?P=q)\s*[,)]"
-)
-_JS_BIND = re.compile(
-    r"(?:(?<![\w$])(?:const|let|var|import)\s+)?(?P<bind>\{[^{}]*\}|(?<![\w$.])[\w$]+)"
-    r"\s*=\s*(?:await\s+)?\(?\s*\Z"
-)
-_JS_MEMBER = re.compile(r"\s*\)?\s*\.\s*(?P<m>[A-Za-z_$][\w$]*)")
-_JS_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*\Z")
-
-
-def package_of(specifier: str) -> tuple[str, str] | None:
-    """``("@scope/pkg", "sub/path")`` / ``("pkg", "")`` for a bare npm specifier; None for
-    relative (``./``, ``../``), absolute, URL (``https:``, ``node:``, ``data:``) specifiers."""
-    spec = specifier.strip()
-    if not spec or spec.startswith((".", "/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", spec):
-        return None
-    parts = spec.split("/")
-    if spec.startswith("@"):
-        if len(parts) < 2 or not parts[1] or len(parts[0]) < 2:
-            return None
-        return "/".join(parts[:2]), "/".join(parts[2:])
-    return parts[0], "/".join(parts[1:])
+def js_imports(text: str, *, path: str | None = None, dialect: str | None = None) -> list[JsImport]:
+    """Every import of a JS/TS text that is real syntax (not in a comment, string, template
+    or JSX text), in source order. Read from the tree-sitter tree (``jsparse``; the grammar
+    is ``dialect``, else the one of ``path``, else guessed); texts that are not parsed (over
+    ``jsparse.MAX_PARSE_BYTES``, ``.vue``/``.svelte``) get the regex reader (``jsregex``)."""
+    if "import" not in text and "require" not in text and "export" not in text:
+        return []
+    tree = jsparse.parse(text, dialect, path=path)
+    return imports_from_tree(tree) if tree is not None else js_imports_regex(text)
 
 
 def is_esm(path: str, package_type: str | None) -> bool | None:
@@ -371,154 +325,3 @@ def is_esm(path: str, package_type: str | None) -> bool | None:
     if suffix in (".js", ".jsx", ".ts", ".tsx"):
         return package_type == "module"
     return None
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "{[(":
-            depth += 1
-        elif ch in "}])":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _named(clause: str, sep: str) -> dict[str, str]:
-    """``{a, b as c, type D, default as e}`` (sep "as") or ``{a, b: c, d = 1, ...r}``
-    (sep ":") → ``{local: imported}``."""
-    out: dict[str, str] = {}
-    inner = clause.strip()
-    if inner.startswith("{"):
-        inner = inner[1:]
-    if inner.endswith("}"):
-        inner = inner[:-1]
-    for part in _split_top(inner):
-        part = re.sub(r"^type\s+", "", part)
-        if part.startswith("..."):
-            rest = part[3:].strip()
-            if _IDENT.match(rest):
-                out[rest] = "*"
-            continue
-        part = part.split("=")[0].strip()
-        if sep == "as":
-            m = re.match(r"^(['\"]?)([^'\"\s]+)\1\s+as\s+([\w$]+)$", part)
-        else:
-            m = re.match(r"^(['\"]?)([^'\"\s:]+)\1\s*:\s*([\w$]+)$", part)
-        if m:
-            out[m.group(3)] = m.group(2)
-        elif _IDENT.match(part):
-            out[part] = part
-    return out
-
-
-def _import_clause(clause: str) -> dict[str, str]:
-    clause = _JS_COMMENTS.sub(" ", clause).strip()
-    names: dict[str, str] = {}
-    for part in _split_top(clause):
-        if part.startswith("{"):
-            names.update(_named(part, "as"))
-        elif part.startswith("*"):
-            m = re.match(r"^\*\s+as\s+([\w$]+)$", part)
-            if m:
-                names[m.group(1)] = "*"
-        elif _IDENT.match(part):
-            names[part] = "default"
-    return names
-
-
-def js_imports(text: str) -> list[JsImport]:
-    """Every import of a JS/TS text whose keyword sits in code, in source order."""
-    if "import" not in text and "require" not in text and "export" not in text:
-        return []
-    lex = scan(text, "javascript")
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def pos(offset: int) -> tuple[int, int]:
-        li = bisect_right(starts, offset) - 1
-        return li + 1, offset - starts[li] + 1
-
-    out: list[JsImport] = []
-    seen: set[int] = set()
-
-    def code_matches(rx: re.Pattern[str]):
-        """Matches whose keyword sits in code; a match starting in a comment or string is
-        retried one character later, so it cannot swallow a real import after it."""
-        at = 0
-        while True:
-            m = rx.search(text, at)
-            if m is None:
-                return
-            line, col = pos(m.start())
-            if lex.kind_at(line, col) != CODE or (
-                "clause" in rx.groupindex and re.search(r"\bimport\b", m.group("clause"))
-            ):
-                at = m.start() + 1
-                continue
-            yield m
-            at = m.end()
-
-    def add(m: re.Match, style: str, names: dict[str, str], type_only: bool = False) -> None:
-        line, col = pos(m.start())
-        if m.start() in seen:
-            return
-        seen.add(m.start())
-        spec = m.group("spec").strip()
-        pkg = package_of(spec)
-        end_line, _ = pos(m.end())
-        out.append(
-            JsImport(
-                line=line,
-                col=col,
-                specifier=spec,
-                package=pkg[0] if pkg else "",
-                subpath=pkg[1] if pkg else "",
-                names=names,
-                style=style,
-                type_only=type_only,
-                end_line=end_line,
-            )
-        )
-
-    for m in code_matches(_JS_EXPORT_FROM):
-        clause = _JS_COMMENTS.sub(" ", m.group("clause")).strip()
-        if clause.startswith("*"):
-            am = re.match(r"^\*\s+as\s+([\w$]+)$", clause)
-            names = {am.group(1): "*"} if am else {"*": "*"}
-        else:
-            names = _named(clause, "as")
-        add(m, "export-from", names, bool(m.group("type")))
-    for m in code_matches(_JS_IMPORT_FROM):
-        clause = m.group("clause")
-        type_only = bool(m.group("type"))
-        if type_only and not clause.strip():  # `import type from 'x'`: a default named type
-            clause, type_only = "type", False
-        add(m, "import", _import_clause(clause), type_only)
-    for m in code_matches(_JS_IMPORT_BARE):
-        add(m, "import", {})
-    for style, rx in (("require", _JS_REQUIRE), ("dynamic-import", _JS_DYNAMIC)):
-        for m in code_matches(rx):
-            names: dict[str, str] = {}
-            before = text[max(0, m.start() - 400) : m.start()]
-            bm = _JS_BIND.search(before)
-            # `require('x').y` binds a member; `import('x').then()` is a promise, not one
-            after = _JS_MEMBER.match(text, m.end()) if style == "require" else None
-            member = after.group("m") if after else None
-            if bm:
-                bind = _JS_COMMENTS.sub(" ", bm.group("bind")).strip()
-                if bind.startswith("{"):
-                    sub = _named(bind, ":")
-                    prefix = f"{member}." if member else ""
-                    names = {
-                        k: (v if v == "*" and not prefix else prefix + v) for k, v in sub.items()
-                    }
-                elif _IDENT.match(bind) and bind not in ("exports",):
-                    names = {bind: member or "*"}
-            add(m, style, names)
-    out.sort(key=lambda i: (i.line, i.col))
-    return out

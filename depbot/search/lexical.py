@@ -8,10 +8,12 @@ Languages (``language_for`` picks one from the file name):
 - ``python``: ``#`` comments; ``'…'``, ``"…"``, triple-quoted strings (docstrings are
   strings), any prefix (``r``, ``b``, ``u``, ``f``, ``rb``, ``fr``…); an f-string counts
   as a string as a whole, replacement fields included.
-- ``javascript`` (also TypeScript, JSX, ``.vue``/``.svelte`` approximately): ``//`` and
-  ``/* */`` comments, ``'…'``, ``"…"``, template literals whose ``${…}`` expressions are
-  code (nested to any depth), regular-expression literals (classified as strings; told
-  from division by the token before the ``/``, approximately).
+- ``javascript`` (also TypeScript and JSX): parsed with tree-sitter (``jsparse``; the
+  grammar follows ``path``: JavaScript, TypeScript or TSX): ``//``, ``/* */``, ``<!--`` and
+  ``#!`` comments; string literals, regular-expression literals and JSX text are strings;
+  template literals are strings whose ``${…}`` expressions are code (nested to any depth).
+  Texts over ``jsparse.MAX_PARSE_BYTES`` and ``.vue``/``.svelte`` files get the linear
+  regex scan of ``jsregex`` instead (a regex told from a division by the token before it).
 - ``json``: strings; ``//`` and ``/* */`` comments as JSONC / ``.eslintrc`` allow.
 - ``yaml``, ``toml``, ``ini`` (``.cfg``, ``.ini``, ``setup.cfg``, ``tox.ini``…): ``#``
   comments (``;`` too in INI) at line start or after whitespace; quoted strings that start
@@ -30,6 +32,9 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+
+from depbot.search import jsparse
+from depbot.search.jsregex import QUOTED, scan_js
 
 CODE, COMMENT, STRING = "code", "comment", "string"
 LANGUAGES = ("python", "javascript", "json", "yaml", "toml", "ini")
@@ -129,13 +134,17 @@ class LexMap:
         return list(self.lines.get(line, ()))
 
 
-def scan(text: str, language: str | None) -> LexMap:
+_SFC_RE = re.compile(r"\s*(?:<!--.*?-->\s*)*<(?:template|script|style)\b", re.S)
+
+
+def scan(text: str, language: str | None, *, path: str | None = None) -> LexMap:
     """Classify every comment and string of ``text`` (lines split on ``\\n`` only, as
-    ripgrep and Python's tokenizer count them)."""
+    ripgrep and Python's tokenizer count them). ``path`` (the file's name) picks the
+    JavaScript grammar; without it the grammar is guessed (``jsparse.parse``)."""
     if language == "python":
         regions = _scan_python(text)
     elif language == "javascript":
-        regions = _scan_js(text)
+        regions = _scan_javascript(text, path)
     elif language == "json":
         regions = _scan_json(text)
     elif language in ("yaml", "toml", "ini"):
@@ -211,140 +220,18 @@ def _scan_python(text: str) -> list[tuple[int, int, str]]:
 
 # -- JavaScript / TypeScript ---------------------------------------------------------------
 
-_JS_NEXT = re.compile(r"\A#!|[/'\"`{}]")
-_JS_QUOTED = {
-    "'": re.compile(r"(?:[^'\\\n]|\\.)*('|\n|\Z)", re.S),
-    '"': re.compile(r'(?:[^"\\\n]|\\.)*("|\n|\Z)', re.S),
-}
-_JS_TEMPLATE = re.compile(r"\\.|`|\$\{", re.S)
-_JS_REGEX_BEFORE_WORDS = frozenset(
-    "return typeof instanceof in of new delete void throw case do else yield await".split()
-)
-_MAX_TEMPLATE_DEPTH = 64
+# -- JavaScript / TypeScript ---------------------------------------------------------------
 
 
-def _regex_allowed(text: str, pos: int) -> bool:
-    """Whether a ``/`` at ``pos`` starts a regex literal (vs. a division), approximately."""
-    j = pos - 1
-    while j >= 0 and text[j] in " \t\r\n":
-        j -= 1
-    if j < 0:
-        return True
-    c = text[j]
-    if c in ")]}":
-        return False
-    if c.isalnum() or c in "_$":
-        k = j
-        while k >= 0 and (text[k].isalnum() or text[k] in "_$"):
-            k -= 1
-        word = text[k + 1 : j + 1]
-        return word in _JS_REGEX_BEFORE_WORDS
-    if c in "+-" and j > 0 and text[j - 1] == c:  # a++ / b
-        return False
-    return True
-
-
-def _scan_regex(text: str, pos: int) -> int | None:
-    """End of a regex literal starting at ``pos`` (the ``/``), or None if it is not one."""
-    i, n, in_class = pos + 1, len(text), False
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "\n":
-            return None
-        if in_class:
-            if c == "]":
-                in_class = False
-        elif c == "[":
-            in_class = True
-        elif c == "/":
-            i += 1
-            while i < n and (text[i].isalpha()):
-                i += 1
-            return i
-        i += 1
-    return None
-
-
-def _scan_js(text: str) -> list[tuple[int, int, str]]:
-    out: list[tuple[int, int, str]] = []
-    n = len(text)
-    stack: list[int] = []  # brace depth of the code around each open ${
-    depth = 0
-    i = 0
-
-    def template(start: int, pos: int) -> int:
-        """Scan template text from ``pos``; returns where code resumes."""
-        nonlocal depth
-        while True:
-            m = _JS_TEMPLATE.search(text, pos)
-            if not m:
-                out.append((start, n, STRING))
-                return n
-            tok = m.group()
-            if tok == "`":
-                out.append((start, m.end(), STRING))
-                return m.end()
-            if tok == "${":
-                out.append((start, m.end(), STRING))
-                if len(stack) >= _MAX_TEMPLATE_DEPTH:  # pathological nesting: give up
-                    out.append((m.end(), n, STRING))
-                    return n
-                stack.append(depth)
-                depth = 0
-                return m.end()
-            pos = m.end()
-
-    while i < n:
-        m = _JS_NEXT.search(text, i)
-        if not m:
-            break
-        j = m.start()
-        c = m.group()
-        if c == "#!":
-            end = text.find("\n", j)
-            end = n if end == -1 else end
-            out.append((j, end, COMMENT))
-            i = end
-        elif c == "{":
-            depth += 1
-            i = j + 1
-        elif c == "}":
-            if stack and depth == 0:
-                depth = stack.pop()
-                i = template(j, j + 1)
-            else:
-                depth = max(0, depth - 1)
-                i = j + 1
-        elif c in "'\"":
-            body = _JS_QUOTED[c].match(text, j + 1)
-            end = body.end() if body else n
-            if text[end - 1 : end] == "\n":
-                end -= 1
-            out.append((j, end, STRING))
-            i = max(end, j + 1)
-        elif c == "`":
-            i = template(j, j + 1)
-        else:  # "/"
-            nxt = text[j + 1 : j + 2]
-            if nxt == "/":
-                end = text.find("\n", j)
-                end = n if end == -1 else end
-                out.append((j, end, COMMENT))
-                i = end
-            elif nxt == "*":
-                end = text.find("*/", j + 2)
-                end = n if end == -1 else end + 2
-                out.append((j, end, COMMENT))
-                i = end
-            elif _regex_allowed(text, j) and (end := _scan_regex(text, j)) is not None:
-                out.append((j, end, STRING))
-                i = end
-            else:
-                i = j + 1
-    return out
+def _scan_javascript(text: str, path: str | None) -> list[tuple[int, int, str]]:
+    """The parsed regions (``jsparse``), else (over the size cap, ``.vue``/``.svelte``,
+    markup first) the regex scan."""
+    tree = None
+    if path is not None:
+        tree = jsparse.parse(text, path=path)
+    elif not _SFC_RE.match(text):
+        tree = jsparse.parse(text)
+    return tree.regions() if tree is not None else scan_js(text)
 
 
 # -- JSON(C) -------------------------------------------------------------------------------
@@ -369,7 +256,7 @@ def _scan_json(text: str) -> list[tuple[int, int, str]]:
             end = n if end == -1 else end + 2
             out.append((j, end, COMMENT))
         else:
-            body = _JS_QUOTED[tok].match(text, j + 1)
+            body = QUOTED[tok].match(text, j + 1)
             end = body.end() if body else n
             if text[end - 1 : end] == "\n":
                 end -= 1

@@ -39,6 +39,7 @@ from depbot.records.names import canonical_name
 from depbot.records.update import Update, dedupe
 from depbot.records.versions import parse_version
 from depbot.updates.dependabot import parse_pull_requests
+from depbot.updates.dependabot_config import Policy, filter_updates, load_policy
 from depbot.updates.files import load_update_file
 from depbot.updates.manifests.declared import Declared
 from depbot.updates.manifests.scan import find_manifests, read_manifest, spec_lower_bound
@@ -71,14 +72,18 @@ def collect_updates(
         raise InputError("give either an update file or a Dependabot repository, not both")
     say = progress or (lambda _msg: None)
     if updates_file is not None:
-        updates = load_update_file(updates_file)
+        updates = load_update_file(updates_file, checkout=repo)
         return _place_in_manifests(updates, repo, settings)
+    # .github/dependabot.yml / depbot.yml: what Dependabot would propose (dependabot_config.py)
+    policy = load_policy(repo)
     own_http = http is None
     http = http or Http(settings)
     try:
         if dependabot:
-            return _from_dependabot(settings, http, dependabot, repo, say)
-        return _from_manifests(settings, http, repo, say)
+            found, warnings = _from_dependabot(settings, http, dependabot, repo, say)
+            kept, notes = filter_updates(policy, found)
+            return kept, warnings + notes
+        return _from_manifests(settings, http, repo, say, policy)
     finally:
         if own_http:
             http.close()
@@ -139,30 +144,59 @@ def _read_manifests(repo: Path, settings: Settings) -> tuple[list[Declared], lis
     """Every declared dependency of the checkout, once per (package, manifest)."""
     chosen: dict[tuple[str, str, str], Declared] = {}
     warnings: list[str] = []
+    broken: list[InputError] = []
+    read = 0
     for path in find_manifests(repo, settings):
-        deps, warns = read_manifest(path, repo)
+        too_big = _too_big(path, repo, settings.max_manifest_bytes)
+        if too_big:
+            warnings.append(too_big)
+            continue
+        try:
+            deps, warns = read_manifest(path, repo)
+        except InputError as exc:  # one broken manifest (a test fixture's) ends nothing else
+            broken.append(exc)
+            warnings.append(f"{exc}; skipped, the other manifests are read")
+            continue
+        read += 1
         warnings += [w for w in warns if w not in warnings]
         for d in deps:
             key = (d.ecosystem, canonical_name(d.ecosystem, d.name), d.manifest)
             # an included file read on its own lacks its includer's -c pins: prefer pinned
             if key not in chosen or (chosen[key].pinned is None and d.pinned is not None):
                 chosen[key] = d
+    if broken and not read:
+        raise broken[0]  # nothing else to go on with: the one broken manifest is bad input
     return list(chosen.values()), warnings
 
 
 def _from_manifests(
-    settings: Settings, http: Http, repo: Path, say: Progress
+    settings: Settings, http: Http, repo: Path, say: Progress, policy: Policy | None = None
 ) -> tuple[list[Update], list[str]]:
     declared, warnings = _read_manifests(repo, settings)
     if not declared:
         warnings.append(
-            f"no dependencies found in requirements*.txt, pyproject.toml or package.json under '{repo}'"
+            f"no dependencies found in the manifests and lock files under '{repo}' (requirements*.txt, "
+            "pyproject.toml, setup.cfg/setup.py, Pipfile, package.json and their locks)"
         )
         return [], warnings
     registries = Registries(settings, http)
     packages: dict[tuple[str, str], str] = {}
     for d in declared:
         packages.setdefault((d.ecosystem, canonical_name(d.ecosystem, d.name)), d.name)
+    if len(packages) > settings.max_packages:
+        kept = dict(list(packages.items())[: settings.max_packages])
+        skipped = [name for key, name in packages.items() if key not in kept]
+        shown = ", ".join(skipped[:5]) + (
+            f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+        )
+        warnings.append(
+            f"{len(packages)} distinct packages declared: only the first {settings.max_packages} "
+            f"are looked up (DEPBOT_MAX_PACKAGES); skipped: {shown}"
+        )
+        packages = kept
+        declared = [
+            d for d in declared if (d.ecosystem, canonical_name(d.ecosystem, d.name)) in kept
+        ]
     say(f"checking {len(packages)} packages against the registries")
     results: dict[tuple[str, str], PackageInfo | str] = {}
     with ThreadPoolExecutor(max_workers=max(1, settings.registry_concurrency)) as pool:
@@ -182,7 +216,27 @@ def _from_manifests(
             warnings.append(note)
         if update is not None:
             updates.append(update)
-    return dedupe(updates), warnings
+    known = {k: v.versions for k, v in results.items() if isinstance(v, PackageInfo)}
+    kept, notes = filter_updates(policy, dedupe(updates), known)
+    return kept, warnings + notes
+
+
+def _too_big(path: Path, repo: Path, limit: int) -> str:
+    """A warning when the manifest at ``path`` is over ``limit`` bytes ("" when it is not)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return ""  # reading it says what is wrong
+    if size <= limit:
+        return ""
+    try:
+        label = path.relative_to(repo).as_posix()
+    except ValueError:
+        label = path.name
+    return (
+        f"{label}: not read: {size / 1e6:.1f} MB, over the {limit / 1e6:.1f} MB limit of a "
+        "manifest (DEPBOT_MAX_MANIFEST_BYTES)"
+    )
 
 
 def _lookup(registries: Registries, ecosystem: str, name: str) -> PackageInfo | str:

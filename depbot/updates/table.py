@@ -54,7 +54,7 @@ def render_table(updates: list[Update]) -> str:
             if u.error:
                 change, last = (u.from_version or "?"), u.error
             else:
-                change, last = f"{u.from_version} -> {u.to_version}", _origin(u)
+                change, last = f"{u.from_version} → {u.to_version}", _origin(u)
             kind = u.dependency_kind if u.dependency_kind != "direct" else ""
             rows.setdefault(name, []).append(
                 [u.ecosystem, u.package, change, u.manifest or "-", kind, last]

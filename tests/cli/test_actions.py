@@ -244,7 +244,8 @@ def test_weekly_runs_monday_mornings_and_by_hand():
 def test_each_job_has_only_the_permissions_it_needs():
     weekly = load(WORKFLOWS / "depbot-weekly.yml")
     assert weekly["permissions"] == {}
-    assert weekly["jobs"]["triage"]["permissions"] == {"contents": "read"}
+    # models: read lets the job's own token call GitHub Models (a publisher/model DEPBOT_MODEL)
+    assert weekly["jobs"]["triage"]["permissions"] == {"contents": "read", "models": "read"}
     assert weekly["jobs"]["publish"]["permissions"] == {
         "contents": "read",
         "issues": "write",
@@ -881,3 +882,18 @@ def test_dependabot_pr_mode_end_to_end(demo):
         assert "<!-- depbot: pip/PyYAML@6.0.1 -->" in issue["body"]
         assert comment["issue"] == pr and f"#{issue['number']}" in comment["body"]
         assert "1 unchanged" in done.stdout
+
+
+def test_the_github_models_path_needs_no_secret():
+    """A publisher/model name runs on GitHub Models with the job's token (``models: read``)."""
+    action = load(ACTION)
+    assert "openai/gpt-4.1-mini" in action["inputs"]["model"]["description"]
+    assert "permissions: models: read" in action["inputs"]["model"]["description"]
+    triage_env = _run_steps()["Triage"]["env"]
+    assert triage_env["DEPBOT_MAX_INPUT_TOKENS"] == "${{ inputs.max-input-tokens }}"
+    assert triage_env["GITHUB_TOKEN"] == "${{ inputs.github-token }}"
+    weekly = load(WORKFLOWS / "depbot-weekly.yml")
+    assert weekly["jobs"]["triage"]["permissions"]["models"] == "read"
+    (step,) = [s for s in weekly["jobs"]["triage"]["steps"] if s.get("id") == "depbot"]
+    assert "github-token" not in step["with"]  # the default: the job's own GITHUB_TOKEN
+    assert step["with"]["max-input-tokens"] == "${{ vars.DEPBOT_MAX_INPUT_TOKENS }}"

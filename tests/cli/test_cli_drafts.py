@@ -58,7 +58,7 @@ def test_show_approve_reject(out):
     approved = invoke("drafts", "approve", URLLIB3, "--dir", str(out))
     assert approved.exit_code == 0 and f"approved {URLLIB3}" in approved.output
     rejected = invoke(
-        "drafts", "reject", "pip-flask-3.0.0.md", "--why", "we pin flask 2", "-d", str(out)
+        "drafts", "reject", "pip-flask-3.0.0.md", "--why", "we pin flask 2", "-o", str(out)
     )
     assert rejected.exit_code == 0 and "rejected pip-flask-3.0.0: we pin flask 2" in rejected.output
     records = load_review(out)
@@ -103,7 +103,7 @@ def test_hand_edit_shows_in_the_listing(out):
     path = out / "drafts" / f"{URLLIB3}.md"
     path.write_text(path.read_text() + "\nMy note.\n")
     assert "edited by hand" in invoke("drafts", str(out)).output
-    assert "edited by hand" in invoke("drafts", "show", URLLIB3, "-d", str(out)).output
+    assert "edited by hand" in invoke("drafts", "show", URLLIB3, "-o", str(out)).output
 
 
 # --- publish --------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_publish_from_the_command_line(out, tmp_path):
             "DEPBOT_ALLOW_PRIVATE_HOSTS": "1",
             "DEPBOT_CACHE_DIR": str(tmp_path / "cache"),
         }
-        invoke("drafts", "approve", URLLIB3, "-d", str(out))
+        invoke("drafts", "approve", URLLIB3, "-o", str(out))
         dry = invoke("publish", str(out), "--dry-run", "--write-interval", "0", env=env)
         assert dry.exit_code == 0, dry.output
         assert "would create" in dry.output and gh.writes() == []
@@ -154,7 +154,7 @@ def test_publish_exits_non_zero_when_a_draft_cannot_go(out, tmp_path):
             "DEPBOT_NO_CACHE": "1",
         }
         result = invoke(
-            "publish", str(out), "-r", "acme/app", "--all", "--write-interval", "0", env=env
+            "publish", str(out), "-R", "acme/app", "--all", "--write-interval", "0", env=env
         )
         assert result.exit_code == 1
         assert "pip-flask-3.0.0.md has no '# title' first line" in result.output

@@ -42,9 +42,17 @@ def test_demo_runs_offline_and_says_where_everything_is(tmp_path, temp_here):
     ]
 
 
-def test_demo_out_holds_what_triage_out_holds_and_the_checkout_is_elsewhere(tmp_path, temp_here):
-    out = tmp_path / "d"
-    result = run(["demo", "--out", str(out)])
+def test_demo_removes_its_temporary_folder_and_names_the_shipped_example(tmp_path, temp_here):
+    result = run(["demo", "--out", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    assert list(temp_here.iterdir()) == []  # the copy of the checkout and the cache: gone
+    (line,) = [x for x in result.output.splitlines() if x.startswith("checkout: ")]
+    assert line.startswith(f"checkout: {DEMO / 'repo'} (") and "--keep DIR" in line
+
+
+def test_demo_out_holds_what_triage_out_holds_and_keep_keeps_the_checkout(tmp_path, temp_here):
+    out, kept = tmp_path / "d", tmp_path / "kept"
+    result = run(["demo", "--out", str(out), "--keep", str(kept)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == [
         "drafts",
@@ -55,7 +63,7 @@ def test_demo_out_holds_what_triage_out_holds_and_the_checkout_is_elsewhere(tmp_
     (line,) = [x for x in result.output.splitlines() if x.startswith("checkout: ")]
     checkout = Path(line.removeprefix("checkout: ").split(" (cache: ")[0])
     assert (checkout / "requirements.txt").is_file()
-    assert checkout.parent.parent == temp_here and f"(cache: {checkout.parent / 'cache'})" in line
+    assert checkout.parent == kept and f"(cache: {kept / 'cache'})" in line
 
 
 def test_demo_writes_the_job_summary_in_actions(tmp_path, temp_here):

@@ -91,7 +91,7 @@ def test_table_is_grouped_by_update_type_with_errors_last(upstream, repo):
     heads = [line for line in out.splitlines() if line and not line.startswith(" ")][1:]
     assert heads == ["major (2)", "minor (1)", "patch (1)", "errors (1)"]
     express = next(line for line in out.splitlines() if " express " in line)
-    assert express.split()[:5] == ["npm", "express", "4.18.2", "->", "5.0.0"]
+    assert express.split()[:5] == ["npm", "express", "4.18.2", "→", "5.0.0"]
     assert express.split()[-2:] == ["package.json", "registry"]
     assert (
         out.index("urllib3") < out.index("requests") < out.index("pytest") < out.index("left-pad")
@@ -192,7 +192,7 @@ def test_update_file(tmp_path):
     )
     result = CliRunner().invoke(cli, ["updates", "-r", str(tmp_path), "-u", str(week)])
     assert result.exit_code == 0
-    assert "major (1)" in result.stdout and "4.1.2 -> 5.3.0" in result.stdout
+    assert "major (1)" in result.stdout and "4.1.2 → 5.3.0" in result.stdout
     bad = tmp_path / "bad.json"
     bad.write_text('[{"ecosystem": "cobol", "package": "x", "from": "1", "to": "2"}]')
     result = CliRunner().invoke(cli, ["updates", "-r", str(tmp_path), "-u", str(bad)])

@@ -257,12 +257,12 @@ def test_malformed_pyproject(text, message):
     assert message in str(err.value)
 
 
-def test_poetry_only_pyproject_warns(tmp_path):
+def test_poetry_only_pyproject_is_read(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         "[tool.poetry.dependencies]\npython = '^3.10'\nrequests = '^2.31'\n"
     )
     deps, warnings = read_manifest(tmp_path / "pyproject.toml", tmp_path)
-    assert deps == [] and "Poetry dependencies are not read" in warnings[0]
+    assert [(d.name, d.spec) for d in deps] == [("requests", ">=2.31,<3")] and warnings == []
 
 
 # --- package.json ----------------------------------------------------------------------------

@@ -178,7 +178,10 @@ def test_range_that_no_release_satisfies_is_a_warning(upstream, tmp_path):
     write(tmp_path, {"requirements.txt": "attrs>=99\n"})
     updates, warnings = run(srv, tmp_path)
     assert updates == []
-    assert warnings == ["requirements.txt: no published version of attrs satisfies '>=99'"]
+    assert warnings == [
+        "attrs has no pinned or locked version in requirements.txt: nothing to compare",
+        "requirements.txt: no published version of attrs satisfies '>=99'",
+    ]
 
 
 def test_progress_and_one_http_for_the_run(upstream, tmp_path):
@@ -225,12 +228,46 @@ def test_both_sources_at_once(upstream, tmp_path):
         run(srv, tmp_path, updates_file=tmp_path / "u.json", dependabot="acme/shop")
 
 
-def test_malformed_manifest_stops_before_any_request(upstream, tmp_path):
-    _, srv = upstream
-    write(tmp_path, {"requirements.txt": "requests==2.31.0\nflask=>2\n"})
-    with pytest.raises(InputError, match="requirements.txt line 2"):
-        run(srv, tmp_path)
-    assert srv.log == []
+def test_a_broken_manifest_is_reported_and_the_others_are_read(upstream, tmp_path):
+    """A broken fixture manifest aborted the whole run (exit 2); now it is one warning."""
+    fake, srv = upstream
+    fake.add_pypi("requests", "2.31.0", "2.32.0")
+    write(
+        tmp_path,
+        {
+            "requirements.txt": "requests==2.31.0\n",
+            "tests/fixtures/broken/requirements.txt": "flask=>2\n",
+        },
+    )
+    updates, warnings = run(srv, tmp_path)
+    assert table(updates) == {"requests": ("2.31.0", "2.32.0", "minor")}
+    (warning,) = [w for w in warnings if "broken" in w]
+    assert "tests/fixtures/broken/requirements.txt line 1" in warning
+    assert "skipped, the other manifests are read" in warning
+
+
+def test_a_manifest_over_the_size_limit_is_not_read(upstream, tmp_path):
+    fake, srv = upstream
+    fake.add_pypi("requests", "2.31.0", "2.32.0")
+    big = "".join(f"pkg{i}==1.0.0\n" for i in range(400))
+    write(tmp_path, {"requirements.txt": "requests==2.31.0\n", "big/requirements.txt": big})
+    updates, warnings = run(srv, tmp_path, settings={"max_manifest_bytes": 2000})
+    assert table(updates) == {"requests": ("2.31.0", "2.32.0", "minor")}
+    assert any("big/requirements.txt: not read:" in w and "DEPBOT_MAX_MANIFEST_BYTES" in w
+               for w in warnings)  # fmt: skip
+    assert not any("pkg1" in line for line in map(str, srv.log))
+
+
+def test_no_more_distinct_packages_than_the_cap_are_looked_up(upstream, tmp_path):
+    fake, srv = upstream
+    for i in range(30):
+        fake.add_pypi(f"pkg{i:02}", "1.0.0", "1.1.0")
+    write(tmp_path, {"requirements.txt": "".join(f"pkg{i:02}==1.0.0\n" for i in range(30))})
+    updates, warnings = run(srv, tmp_path, settings={"max_packages": 10})
+    assert len(updates) == 10 and len(srv.log) == 10
+    (warning,) = [w for w in warnings if "distinct packages" in w]
+    assert "30 distinct packages declared: only the first 10" in warning
+    assert "skipped: pkg10, pkg11, pkg12, pkg13, pkg14 and 15 more" in warning
 
 
 # --- an update file ------------------------------------------------------------------------

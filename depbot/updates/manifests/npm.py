@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from depbot.core.errors import InputError
+from depbot.core.redact import excerpt
 from depbot.updates.manifests.declared import Declared
 
 # --- npm package.json and package-lock.json --------------------------------------------
@@ -123,11 +125,16 @@ def _json_line(lines: list[str], key: str, after: int) -> int:
 
 
 def parse_package_json_text(
-    text: str, manifest: str, lock_text: str | None = None, lock_name: str = "package-lock.json"
+    text: str,
+    manifest: str,
+    lock_text: str | None = None,
+    lock_name: str = "package-lock.json",
+    locked: Callable[[str, str], str | None] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """``dependencies``, ``devDependencies`` and ``optionalDependencies`` of a package.json.
 
-    ``installed`` comes from the lock text when given. ``npm:real@range`` aliases are
+    ``installed`` comes from the lock text when given, or from ``locked(name, spec as
+    written)`` (yarn / pnpm / workspace locks, ``manifests.js_locks``). ``npm:real@range`` aliases are
     declared under the real registry name; non-registry specs are skipped with a warning.
     """
     try:
@@ -152,20 +159,24 @@ def parse_package_json_text(
             line = _json_line(lines, key, start)
             where = f"{manifest} line {line}" if line else manifest
             if not isinstance(raw, str):
-                raise InputError(f"{where}: the version of {key} must be a string, got {raw!r}")
+                raise InputError(
+                    f"{where}: the version of {excerpt(key)} must be a string, "
+                    f"got {excerpt(repr(raw), 60)}"
+                )
             name, spec = key, raw.strip()
             alias = re.match(r"^npm:((?:@[^/@\s]+/)?[^@\s]+)(?:@(.*))?$", spec)
             if alias:
                 name, spec = alias.group(1), (alias.group(2) or "*").strip()
             reason = npm_non_registry_reason(spec)
             if reason:
-                warnings.append(f"{where}: skipped {key} ({reason}: '{raw}')")
+                warnings.append(f"{where}: skipped {excerpt(key)} ({reason}: '{excerpt(raw)}')")
                 continue
             exact = _NPM_EXACT.match(spec)
-            have = installed.get(key)
+            have = installed.get(key) if locked is None else locked(key, raw)
             if have is None and not exact and npm_min_version(spec) is None:
                 warnings.append(
-                    f"{where}: skipped {key} ('{raw}' names no version and no lock records one)"
+                    f"{where}: skipped {excerpt(key)} ('{excerpt(raw)}' names no version "
+                    "and no lock records one)"
                 )
                 continue
             out.append(

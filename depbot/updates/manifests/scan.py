@@ -6,6 +6,12 @@ manifest (and the npm lock beside it), and ``find_manifests``, which walks the c
 
 What is fatal and what is skipped
 ---------------------------------
+Manifests stay inside the checkout: a manifest, lock or ``-r``/``-c`` file that is a
+symbolic link (or lies in a linked folder) leaving it, or that links to a file that may hold
+secrets, is never read (``core.confine``, the code search's rule); a refused manifest is one
+warning naming its path, and the others are read. No message quotes more of a file than a
+short, redacted excerpt (``core.redact.excerpt``).
+
 A manifest depbot cannot read is an ``InputError`` (exit code 2) naming the file and line,
 because every later answer would rest on a guess:
 
@@ -19,6 +25,13 @@ editable installs, URLs, VCS and local paths, ``name @ url`` references, unknown
 options, includes that leave the repository, npm ``workspace:``/``file:``/``git+``/GitHub
 shorthand specs, and npm dist-tags (``latest``) with no lock entry. A malformed
 ``package-lock.json`` is a warning too: the declared ranges are still usable.
+
+More formats live in their own modules and are registered here: Poetry's tables and
+uv.lock / poetry.lock (``python_locks``, ``poetry``), Pipfile / Pipfile.lock (``pipfile``),
+setup.cfg / setup.py read with ``ast`` (``setuptools``), yarn.lock / pnpm-lock.yaml and
+workspaces (``js_locks``, ``workspaces``). Their broken files and every broken lock are one
+warning naming the file; a pip requirement with no pin, no lock and no upper bound is a note
+(``reading.unlocked_notes``).
 """
 
 from __future__ import annotations
@@ -34,12 +47,19 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from depbot.core.confine import is_secret, refusal, relative_to
 from depbot.core.errors import InputError
-from depbot.core.settings import Settings
+from depbot.core.redact import excerpt
+from depbot.core.settings import DEFAULT_SECRET_FILES, Settings
 from depbot.records.names import canonical_name
 from depbot.records.versions import parse_version
 from depbot.updates.manifests.declared import Declared, first_line, is_dev_name
 from depbot.updates.manifests.npm import npm_min_version, parse_package_json_text
+from depbot.updates.manifests.pipfile import read_pipfile
+from depbot.updates.manifests.python_locks import read_pyproject_locks
+from depbot.updates.manifests.reading import unlocked_notes
+from depbot.updates.manifests.setuptools import read_setuptools
+from depbot.updates.manifests.workspaces import read_package_json
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -161,13 +181,14 @@ def parse_requirements_text(text: str, manifest: str) -> RequirementsFile:
             or head in (".", "..")
             or _ARCHIVE.search(head)
         ):
-            result.warnings.append(f"{where}: skipped '{req_text}' (a URL or local path)")
+            result.warnings.append(f"{where}: skipped '{excerpt(req_text)}' (a URL or local path)")
             continue
         try:
             req = Requirement(req_text)
         except InvalidRequirement as exc:
             raise InputError(
-                f"{where}: '{req_text}' is not a valid requirement ({first_line(str(exc))})"
+                f"{where}: '{excerpt(req_text)}' is not a valid requirement "
+                f"({excerpt(first_line(str(exc)), 120)})"
             ) from None
         if req.url:
             result.warnings.append(f"{where}: skipped {req.name} (direct reference to a URL)")
@@ -198,18 +219,18 @@ def _option(body: str, number: int, where: str, result: RequirementsFile) -> Non
         # short options may be glued to their argument: -rbase.txt
         glued = next((o for o in ("-r", "-c", "-e", "-i", "-f") if body.startswith(o)), None)
         if glued is None:
-            result.warnings.append(f"{where}: ignored unknown option {name}")
+            result.warnings.append(f"{where}: ignored unknown option {excerpt(name, 40)}")
             return
         name, arg = glued, body[len(glued) :].strip()
     canonical = _ARG_OPTIONS[name]
     if not arg:
-        raise InputError(f"{where}: option {name} needs an argument")
+        raise InputError(f"{where}: option {excerpt(name, 40)} needs an argument")
     if canonical == "-r":
         result.includes.append((arg, number))
     elif canonical == "-c":
         result.constraints.append((arg, number))
     elif canonical == "-e":
-        result.warnings.append(f"{where}: skipped editable install '{arg}'")
+        result.warnings.append(f"{where}: skipped editable install '{excerpt(arg)}'")
 
 
 def _read_text(path: Path, label: str) -> str:
@@ -228,12 +249,15 @@ def _relative(path: Path, root: Path) -> str | None:
         return None
 
 
-def parse_requirements(path: Path, root: Path) -> tuple[list[Declared], list[str]]:
+def parse_requirements(
+    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+) -> tuple[list[Declared], list[str]]:
     """Read a requirements file and everything it includes (``-r``), applying ``-c`` pins.
 
     Included files are resolved relative to the including file; each is read once (cycles
-    are safe); files outside ``root`` are skipped with a warning. Dependencies keep the
-    path of the file that declares them.
+    are safe); files outside ``root`` (through a link too) and files that may hold secrets
+    are skipped with a warning. Dependencies keep the path of the file that declares them.
+    A ``path`` that may not be read (see ``core.confine.refusal``) is an ``InputError``.
     """
     deps: list[Declared] = []
     warnings: list[str] = []
@@ -257,7 +281,10 @@ def parse_requirements(path: Path, root: Path) -> tuple[list[Declared], list[str
             where = f"{label} line {line}"
             rel = _relative(child, root)
             if rel is None:
-                warnings.append(f"{where}: skipped '{target}' (outside the repository)")
+                warnings.append(f"{where}: skipped '{excerpt(target)}' (outside the repository)")
+                continue
+            if is_secret(target, secret_files) or is_secret(rel, secret_files):
+                warnings.append(f"{where}: skipped '{excerpt(target)}' (it may hold secrets)")
                 continue
             try:
                 found = child.is_file()
@@ -269,7 +296,11 @@ def parse_requirements(path: Path, root: Path) -> tuple[list[Declared], list[str
                 continue
             visit(child, rel, constraint=constraint or as_constraint)
 
-    visit(path, _relative(path, root) or path.name, constraint=False)
+    top = relative_to(root, path)
+    why = refusal(root, top, secret_files) if top else "it is not inside the checkout"
+    if why:
+        raise InputError(f"{top or path.name}: not read: {why}")
+    visit(path.resolve(), _relative(path, root) or path.name, constraint=False)
     out = []
     for d in deps:
         pin = pins.get(canonical_name("pip", d.name))
@@ -323,14 +354,14 @@ def _pep508_list(
         if isinstance(item, dict) and "include-group" in item:
             continue  # PEP 735 group include; the included group is read on its own
         if not isinstance(item, str):
-            raise InputError(f"{where}: {item!r} is not a requirement string")
+            raise InputError(f"{where}: {excerpt(repr(item))} is not a requirement string")
         line = _line_of(lines, item, after)
         try:
             req = Requirement(item)
         except InvalidRequirement as exc:
             raise InputError(
-                f"{manifest} line {line}: '{item}' is not a valid requirement "
-                f"({first_line(str(exc))})"
+                f"{manifest} line {line}: '{excerpt(item)}' is not a valid requirement "
+                f"({excerpt(first_line(str(exc)), 120)})"
             ) from None
         if req.url:
             continue
@@ -397,8 +428,12 @@ def _is_requirements(path: Path) -> bool:
     return "requirements" in name or path.parent.name.lower() in ("requirements", "reqs")
 
 
+_MANIFEST_NAMES = ("pyproject.toml", "package.json", "Pipfile", "setup.cfg", "setup.py")
+
+
 def find_manifests(root: Path, settings: Settings) -> list[Path]:
-    """Every requirements*.txt, pyproject.toml and package.json under ``root``, sorted.
+    """Every requirements*.txt, pyproject.toml, package.json, Pipfile, setup.cfg and setup.py
+    under ``root``, sorted.
 
     Skips ``settings.exclude_dirs`` (node_modules, virtualenvs, build output, ...), hidden
     folders and, when ``settings.skip_env_dirs``, any folder holding a ``pyvenv.cfg``.
@@ -416,7 +451,7 @@ def find_manifests(root: Path, settings: Settings) -> list[Path]:
         )
         for name in sorted(files):
             path = here / name
-            if name in ("pyproject.toml", "package.json") or _is_requirements(path):
+            if name in _MANIFEST_NAMES or _is_requirements(path):
                 found.append(path)
     skip = tuple(p.strip("/") + "/" for p in settings.manifest_exclude if p.strip("/"))
     found = [p for p in found if not p.relative_to(root).as_posix().startswith(skip)]
@@ -446,31 +481,39 @@ def _not_ignored(root: Path, paths: list[Path]) -> list[Path]:
     return [p for p, rel in zip(paths, rels, strict=True) if rel not in ignored]
 
 
-def read_manifest(path: Path, root: Path) -> tuple[list[Declared], list[str]]:
-    """Parse one manifest found by ``find_manifests`` (reading an npm lock beside it)."""
-    label = _relative(path, root) or path.name
+def read_manifest(
+    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+) -> tuple[list[Declared], list[str]]:
+    """Parse one manifest found by ``find_manifests`` with its lock (``_read_one``), and
+    note each pip requirement that has neither a pin, a lock nor an upper bound."""
+    deps, notes = _read_one(path, root, secret_files)
+    return deps, notes + [n for n in unlocked_notes(deps) if n not in notes]
+
+
+def _read_one(
+    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+) -> tuple[list[Declared], list[str]]:
+    """Parse one manifest and its lock (uv.lock / poetry.lock, Pipfile.lock, the npm locks).
+
+    A manifest that may not be read (a link leaving the checkout, a secret file: see
+    ``core.confine.refusal``) gives no dependencies and one warning naming its path."""
+    rel = relative_to(root, path)
+    why = refusal(root, rel, secret_files) if rel else "it is not inside the checkout"
+    if why:
+        return [], [f"{rel or path.name}: not read: {why}"]
+    label = _relative(path, root) or rel
     if path.name == "pyproject.toml":
         text = _read_text(path, label)
         deps = parse_pyproject_text(text, label)
-        notes = []
-        if not deps and re.search(r"^\s*\[tool\.poetry\.(?:dev-)?dependencies\]", text, re.M):
-            notes.append(f"{label}: Poetry dependencies are not read (only PEP 621 [project])")
-        return deps, notes
+        return read_pyproject_locks(path, root, text, label, deps, secret_files)
+    if path.name == "Pipfile":
+        return read_pipfile(path, root, secret_files)
+    if path.name in ("setup.cfg", "setup.py"):
+        return read_setuptools(path, root, secret_files)
     if path.name == "package.json":
         text = _read_text(path, label)
-        for lock_name in ("npm-shrinkwrap.json", "package-lock.json"):
-            lock = path.parent / lock_name
-            if not lock.is_file():
-                continue
-            lock_label = _relative(lock, root) or lock_name
-            try:
-                lock_text = _read_text(lock, lock_label)
-            except InputError as exc:
-                deps, notes = parse_package_json_text(text, label)
-                return deps, [f"{exc}; lock ignored", *notes]
-            return parse_package_json_text(text, label, lock_text, lock_label)
-        return parse_package_json_text(text, label)
-    return parse_requirements(path, root)
+        return read_package_json(path, root, text, label, secret_files)
+    return parse_requirements(path, root, secret_files)
 
 
 __all__ = [
