@@ -1,0 +1,3 @@
+from tmplkit import Safe, quote
+
+from .app import App

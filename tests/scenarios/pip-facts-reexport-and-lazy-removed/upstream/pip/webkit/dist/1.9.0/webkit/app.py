@@ -1,0 +1,3 @@
+class App:
+    def run(self, threads=1):
+        return threads

@@ -1,0 +1,3 @@
+from tmplkit import quote
+
+from .app import App

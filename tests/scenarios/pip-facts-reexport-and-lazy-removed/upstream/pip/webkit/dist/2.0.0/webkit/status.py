@@ -1,0 +1,3 @@
+OK = 200
+GONE = 410
+REDIRECT = 302
