@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from depbot.apidiff.records import Deprecation
+from depbot.core import pyast
 
 CATEGORIES = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
 # the removal version in a message's text (prose, not code): "will be removed in 3.0"
@@ -154,7 +155,7 @@ def scan_files(
             )
             continue
         try:
-            tree = ast.parse(file.read_text(encoding="utf-8", errors="replace"), filename=where)
+            tree = pyast.parse(file.read_text(encoding="utf-8", errors="replace"), filename=where)
         except (SyntaxError, ValueError) as error:
             notes.append(
                 f"{root.name}/{where}: does not parse ({type(error).__name__}), not scanned"

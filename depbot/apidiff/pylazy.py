@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from depbot.apidiff.pydeprecations import MAX_FILE_BYTES, module_name
+from depbot.core import pyast
 
 _LITERALS = (ast.Dict, ast.Set, ast.List, ast.Tuple)
 
@@ -130,7 +131,7 @@ def _getattrs(root: Path, files: list[Path]) -> Iterator[tuple[str, ast.Function
         if "def __getattr__" not in text:
             continue
         try:
-            tree = ast.parse(text)
+            tree = pyast.parse(text)
         except (SyntaxError, ValueError):
             continue  # scan_files notes it
         for node in tree.body:

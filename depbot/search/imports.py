@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from depbot.core import pyast
 from depbot.search import jsparse
 from depbot.search.jsimports import JsImport, imports_from_tree, package_of
 from depbot.search.jsregex import js_imports_regex
@@ -100,7 +101,7 @@ def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
 def python_imports(text: str) -> list[PyImport]:
     """Absolute imports of a Python source text, in source order (relative ones skipped)."""
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _python_imports_regex(text)
     lines = text.split("\n")

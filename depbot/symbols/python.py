@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from depbot.core import pyast
+
 
 @dataclass(frozen=True)
 class CallShape:
@@ -294,7 +296,7 @@ def analyze(source: str) -> PyFacts:
     """Facts of one Python source text; ``ok`` is False when it does not parse."""
     facts = PyFacts()
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         facts.ok = False
         return facts

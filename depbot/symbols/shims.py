@@ -21,6 +21,8 @@ import ast
 import re
 from functools import lru_cache
 
+from depbot.core import pyast
+
 _GUARD_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "TypeError"})
 _VERSION_TEST = re.compile(
     r"version|__version__|VERSION|hasattr\s*\(|getattr\s*\(|find_spec\s*\(|callable\s*\("
@@ -66,7 +68,7 @@ def _inside(body: list[ast.stmt], line: int) -> bool:
 @lru_cache(maxsize=32)
 def _tree(source: str) -> ast.Module | None:
     try:
-        return ast.parse(source)
+        return pyast.parse(source)
     except (SyntaxError, ValueError):
         return None
 

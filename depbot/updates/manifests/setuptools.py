@@ -18,6 +18,7 @@ from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from depbot.core import pyast
 from depbot.core.redact import excerpt
 from depbot.updates.manifests.declared import Declared, first_line, is_dev_name
 from depbot.updates.manifests.reading import broken, label_of, read_confined
@@ -143,7 +144,7 @@ def _extras(node: ast.expr, names: dict[str, ast.expr]) -> dict[str, list[str]] 
 def parse_setup_py_text(text: str, manifest: str) -> tuple[list[Declared], list[str]]:
     """``install_requires`` / ``extras_require`` of the ``setup()`` call, read with ``ast``."""
     try:
-        tree = ast.parse(text, filename=manifest)
+        tree = pyast.parse(text, filename=manifest)
     except SyntaxError as exc:
         return [], [f"{manifest}: not valid Python (line {exc.lineno or 0}); not read"]
     except (ValueError, RecursionError, MemoryError) as exc:
