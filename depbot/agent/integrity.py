@@ -29,6 +29,7 @@ from depbot.core.fence import strip_invisible
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
 from depbot.records.versions import semver_promise
+from depbot.symbols.match import SHAPE_WHY
 
 MAX_REASON = 600
 MAX_SUMMARY = 300
@@ -243,6 +244,24 @@ def _check_coverage(
     )
 
 
+def _check_shaped(update: Update, ledger: Ledger) -> None:
+    """Calls made the way the notes say breaks, on objects whose type the code does not say
+    (weak hits of a call-shape search), are not facts that the code is safe."""
+    pkg = update.package.lower()
+    shaped = [
+        h for h in ledger.hits.values()
+        if h.evidence == "weak" and h.context == "code" and SHAPE_WHY in h.why
+        and any(p == pkg for p, _ in ledger.hit_tags.get(h.id, ()))
+    ]  # fmt: skip
+    if shaped:
+        where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in shaped[:4])
+        raise Rejected(
+            f"{len(shaped)} call(s) have the shape the notes of {update.package} say breaks, on "
+            f"objects of unknown type ({where}): conclude unknown naming them, or affected "
+            "citing them if the code shows they are the package's"
+        )
+
+
 def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:
     """Turn validated ``conclude`` arguments into a Verdict, or raise ``Rejected``."""
     verdict = str(args.get("verdict"))
@@ -322,6 +341,7 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
                 "search the code for it (search_symbol or search_code) before concluding "
                 "not_affected, or conclude unknown"
             )
+        _check_shaped(update, ledger)
         hits = []  # a not-affected verdict cites no call sites
     elif verdict != "unknown":
         raise Rejected("verdict must be one of affected, not_affected, unknown")

@@ -147,6 +147,16 @@ _ASYNC = re.compile(
     r"\b(is|are)\s+now\s+async(hronous)?\b|\bnow\s+returns?\s+a\s+promise\b|\bnow\s+a\s+coroutine\b",
     re.I,
 )
+# the API moved from callbacks to promises: calls that are not awaited (those passing a
+# callback among them) no longer get their result
+_CALLBACK_GONE = re.compile(
+    r"\binstead\s+of\s+(taking|accepting|using|calling)\s+(a\s+|the\s+)?callbacks?\b"
+    r"|\bno\s+longer\s+(takes?|accepts?|supports?|calls?)\s+(a\s+|the\s+)?callbacks?\b"
+    r"|\bcallbacks?\s+(are|is)\s+no\s+longer\s+(supported|accepted|called)\b"
+    r"|\bcallback\s+(api|style|interface|support)\s+(was\s+|has\s+been\s+|is\s+)?(removed|dropped|gone)\b"
+    r"|\breturns?\s+a\s+promise\s+instead\s+of\b",
+    re.I,
+)
 _LITERAL_GONE = re.compile(
     r"no\s+longer\s+(understood|accepted|supported|recognized|recognised|allowed|valid)", re.I
 )
@@ -236,6 +246,12 @@ def extract_candidates(
                 name = _searchable_name(s.text)
                 if name and s.text not in excluded and not _generic(name):
                     cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
+            continue
+        if _CALLBACK_GONE.search(sentence):
+            subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
+            names = [n for n in (_searchable_name(s.text) for s in subjects) if n]
+            for name in names or ([package] if package else []):
+                cands.append(Candidate(name, "async"))  # no name: the package's own export
             continue
         if _ASYNC.search(sentence):
             for s in spans:

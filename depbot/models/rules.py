@@ -44,12 +44,18 @@ from depbot.models.rules_notes import (
 from depbot.models.rules_search import unasked_note, wildcard_asks, within_budget
 from depbot.records.names import normalize
 from depbot.records.versions import semver_promise
+from depbot.symbols.match import SHAPE_KINDS
 
 MAX_SEARCHES_PER_UPDATE = 30
 MAX_HITS_CITED = 20
 
 # "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright
-_ANNOUNCED_BREAK = re.compile(r"\bBREAKING\b|\(breaking(?: change)?\)|\bbreaking changes?\b", re.I)
+_ANNOUNCED_BREAK = re.compile(
+    r"\bBREAKING\b|\(breaking(?: change)?\)|\bbreaking changes?\b|\bbackwards?[- ]incompatible\b"
+    r"|\b(full|complete|total)\s+rewrite\b|\brewritten\s+from\s+(scratch|the\s+ground\s+up)\b"
+    r"|\bbrand[- ]new\s+(module|api|library|package|implementation)\b",
+    re.I,
+)
 
 
 @dataclass
@@ -210,6 +216,7 @@ def _conclusion(st: _State) -> dict[str, Any]:
     deprecated = [(c, e) for c, e in _deprecated(cl) if _search_args(package, c) not in main_args]
     also: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
     verify: list[tuple[dict[str, Any], dict[str, Any], int]] = []
+    shaped: list[dict[str, Any]] = []  # weak hits that have the broken call shape
     for search in st.searches:
         res = search.result or {}
         strong = [h for h in res.get("hits") or [] if _a_use(h, search.args)]
@@ -222,6 +229,11 @@ def _conclusion(st: _State) -> dict[str, Any]:
             if dep is not None and strong:
                 also.append((*dep, [h["id"] for h in strong]))
             continue
+        if search.args.get("kind") in SHAPE_KINDS:
+            shaped.extend(
+                h for h in res.get("hits") or []
+                if h.get("evidence") == "weak" and h.get("context", "code") == "code"
+            )  # fmt: skip
         excluded += (
             len(res.get("hits") or []) - len(strong) + sum((res.get("excluded") or {}).values())
         )
@@ -323,6 +335,13 @@ def _conclusion(st: _State) -> dict[str, Any]:
         return {"package": package, "verdict": "unknown",
                 "reason": f"the search for {what} failed ({err}): whether this code uses what "
                           f"{frm} → {to} breaks is not known"}  # fmt: skip
+    if shaped:  # calls made the way the notes say breaks, on objects of unknown type
+        where = ", ".join(f"{h.get('path')}:{h.get('line')}" for h in shaped[:4])
+        why = unfence(str(shaped[0].get("why", "")))[:200]
+        return {"package": package, "verdict": "unknown",
+                "reason": f"{len(shaped)} call(s) in this code have the shape {frm} → {to} breaks, "
+                          f"on objects whose type the code does not say ({where}: {why}): whether "
+                          f"they are {package}'s is not known; check them"}  # fmt: skip
     asked = {str(s.args.get("symbol")) for s in st.searches}
     named = list(dict.fromkeys(str(c["symbol"]) for c, _ in cands if str(c["symbol"]) in asked))
     unasked = len({str(c["symbol"]) for c, _ in cands} - asked)

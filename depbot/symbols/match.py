@@ -31,6 +31,9 @@ _SIG = re.compile(r"^@?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\((.*)\)$", r
 _NUMERIC_PARAM = re.compile(
     r"^(status|code|statuscode|n|num|number|count|port|ms|timeout|size|length|index|i)$", re.I
 )
+# kinds whose break is in how a call is made: a call with that shape is evidence of its own
+SHAPE_KINDS = frozenset({"positional", "required_arg", "parameter", "signature", "literal_arg"})
+SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shape
 _FUNC_PARAM = re.compile(r"^(fn|func|function|callback|cb|handler|listener|middleware)$", re.I)
 
 
@@ -413,6 +416,14 @@ class Matcher:
                 evidence, who = (
                     "weak",
                     f"{shown}: receiver of unknown type in a file that imports {self.package}",
+                )
+            elif self.kind in SHAPE_KINDS and q[:1].isupper() and chain[:1] not in ((), ("?",)):
+                # `Query.paginate` lost its positional parameters: a `.paginate(a, b, c)` on an
+                # object the code does not type has the broken shape; weak, never a use alone,
+                # but not a fact that the code is safe either
+                evidence, who = (
+                    "weak",
+                    f"{shown}: receiver of unknown type, {SHAPE_WHY} {q}.{self.leaf} no longer allows",
                 )
             else:
                 self.skip("a different receiver" if self.qual else "receiver of unknown type")

@@ -147,3 +147,21 @@ def test_a_minor_without_notes_needs_the_released_code_and_a_patch_keeps_the_pro
         "not_affected"
     )
     assert check_conclusion(calm, update=PATCH, ledger=Ledger()).verdict == "not_affected"
+
+
+def test_not_affected_is_refused_while_calls_with_the_broken_shape_are_untyped():
+    led = ledger()
+    led.add_hit(HitFact(
+        "h7", "app/views.py", 9, 4, "rows = q.order_by(x).fetch_page(1, 20, False)", "code", "weak",
+        "q.order_by.fetch_page: receiver of unknown type, called the way Query.fetch_page no longer allows",
+    ))  # fmt: skip
+    led.tag_hit("h7", "oldlib", "Query.fetch_page")
+    conclusion = {"package": "oldlib", "verdict": "not_affected", "reason": "no use found"}
+    with pytest.raises(Rejected, match=r"unknown type \(h7 app/views.py:9\)"):
+        check_conclusion(conclusion, update=MAJOR, ledger=led)
+    other = ledger()  # the same weak hit of another package's search is not this one's concern
+    other.add_hit(led.hits["h7"])
+    other.tag_hit("h7", "otherlib", "Query.fetch_page")
+    assert check_conclusion(conclusion, update=MAJOR, ledger=other).verdict == "not_affected"
+    unknown = {**conclusion, "verdict": "unknown", "reason": "h7 may be a Query"}
+    assert check_conclusion(unknown, update=MAJOR, ledger=led).verdict == "unknown"

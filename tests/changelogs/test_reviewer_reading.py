@@ -108,3 +108,30 @@ def test_dropped_configuration_files_and_keys(text, expected):
 
 def test_a_removed_module_path_is_searched_as_a_module():
     assert cands("`pkg.sub` removed.") == [("pkg.sub", "module_path"), ("pkg.sub", "name")]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "- Return a promise instead of taking a callback.",
+        "- The callback API was removed; every function returns a promise.",
+        "- Callbacks are no longer supported.",
+    ],
+)
+def test_callbacks_to_promises_with_no_name_is_the_packages_own_export_unawaited(body):
+    ((category, found),) = read(body)
+    assert category == "breaking"
+    assert ("tidewave", "async") in found
+
+
+def test_callbacks_to_promises_of_a_named_function_searches_that_function():
+    ((category, found),) = read("- `tidewave.copy()` no longer takes a callback.")
+    assert category == "breaking" and found == [("tidewave.copy", "async")]
+
+
+@pytest.mark.parametrize(
+    "body", ["Full rewrite.  Essentially a brand new module.", "- Rewritten from scratch."]
+)
+def test_a_rewrite_is_announced_as_breaking(body):
+    ((category, _found),) = read(body)
+    assert category == "breaking"

@@ -190,3 +190,17 @@ def test_at_most_forty_calls_per_reply():
     updates = [Update("npm", f"p{i}", "1.0.0", "1.0.1") for i in range(50)]
     c = Convo(*updates)
     assert len(c.step()) == 40
+
+
+def test_calls_with_the_broken_shape_on_untyped_objects_make_it_unknown_not_safe():
+    c = Convo(MAJOR)
+    c.step()
+    kwonly = {"symbol": "Query.fetch_page", "kind": "positional", "max_positional": 1}
+    c.answer(changelog("oldlib", [item(kwonly)]))
+    c.step()
+    weak = {"id": "h3", "path": "app/views.py", "line": 9, "context": "code", "evidence": "weak",
+            "why": "q.fetch_page: receiver of unknown type, called the way Query.fetch_page no longer allows"}  # fmt: skip
+    c.answer({"id": "w1", "hits": []}, {"id": "s1", "hits": [weak]})
+    ((_, args),) = c.step()
+    assert args["verdict"] == "unknown"
+    assert "app/views.py:9" in args["reason"] and "check them" in args["reason"]

@@ -62,6 +62,19 @@ FILES = {
         "}\n"
         "q.renderPlain('b');\n"
     ),
+    "web/mkdir.js": (
+        "const quillkit = require('quillkit');\n"
+        "quillkit(dir, () => done());\n"
+        "async function make() {\n  await quillkit(dir);\n}\n"
+    ),
+    "app/pages.py": (
+        "from app.models import Post\n\n"
+        "def index(page):\n"
+        "    a = Post.query.order_by(Post.id).fetch_page(page, 20, False)\n"
+        "    b = Post.query.order_by(Post.id).fetch_page(page=page, per_page=20)\n"
+        "    c = 'text'.fetch_page(1, 2)\n"
+        "    return a, b, c\n"
+    ),
     "setup.cfg": "[metadata]\nname = demo\n\n[tool:quillkit]\nline_width = 80\n",
     "other/setup.cfg": "[flake8]\nmax-line-length = 100\n",
     "pyproject.toml": ("[tool.black]\nline_width = 88\n\n[tool.quillkit]\nline_width = 72\n"),
@@ -134,3 +147,18 @@ def test_a_required_argument_left_out_among_keywords(symbols):
         "pip", "quillkit", "consume", kind="required_arg", arg="visibility_timeout"
     )
     assert places(res) == {("app/consumer.py", 3)}  # c may pass it positionally
+
+
+def test_the_package_itself_turned_promise_based_its_unawaited_calls_are_uses(symbols):
+    res = symbols.search("npm", "quillkit", "quillkit", kind="async")
+    assert places(res) == {("web/mkdir.js", 2)}  # the awaited call on line 5 is fine
+
+
+def test_a_call_with_the_broken_shape_on_an_untyped_receiver_is_weak_evidence(symbols):
+    """`Query.fetch_page` takes keywords only now: `x.fetch_page(page, 20, False)` on an object
+    the code does not type has the broken shape (weak); the keyword call and a plain value's
+    method do not."""
+    res = symbols.search("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
+    assert places(res, "weak") == {("app/pages.py", 4)}
+    assert places(res) == set()
+    assert "called the way Query.fetch_page no longer allows" in res.hits[0].why
