@@ -159,6 +159,9 @@ class Settings:
     retry_backoff: float = 0.5
     max_retry_wait: float = 30.0
     max_response_bytes: int = 10 * 1024 * 1024
+    # one registry entry (DEPBOT_MAX_METADATA_BYTES): an npm package with every nightly ever
+    # published (typescript, @types/node) sends 10-30 MB of metadata
+    max_metadata_bytes: int = 64 * 1024 * 1024
     # released artifacts (depbot/artifacts/): their file hosts, and caps on download and unpacking
     artifact_hosts: tuple[str, ...] = DEFAULT_ARTIFACT_HOSTS  # DEPBOT_ARTIFACT_HOSTS
     max_artifact_bytes: int = 50 * 1024 * 1024  # one compressed artifact
@@ -281,6 +284,7 @@ class Settings:
             ),
             "max_manifest_bytes": _int(env, "DEPBOT_MAX_MANIFEST_BYTES", cls.max_manifest_bytes),
             "max_packages": _int(env, "DEPBOT_MAX_PACKAGES", cls.max_packages),
+            "max_metadata_bytes": _int(env, "DEPBOT_MAX_METADATA_BYTES", cls.max_metadata_bytes),
             "registry_concurrency": _int(
                 env, "DEPBOT_REGISTRY_CONCURRENCY", cls.registry_concurrency
             ),

@@ -65,7 +65,7 @@ DEPENDABOT_FILES = (".github/dependabot.yml", ".github/dependabot.yaml")
 IGNORED = "by ignore rules"
 NOT_ALLOWED = "not matched by the allow rules"
 OUTSIDE = "outside the configured directories"
-NO_ECOSYSTEM = "of ecosystems not configured"
+NO_ECOSYSTEM = "of an ecosystem it does not configure"
 REASONS = (IGNORED, NOT_ALLOWED, OUTSIDE, NO_ECOSYSTEM)
 
 
@@ -79,6 +79,7 @@ class Policy:
     notes: list[str] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     moved: int = 0  # updates moved below a version the ignore rules exclude
+    unconfigured: Counter[str] = field(default_factory=Counter)  # ecosystem -> updates left out
     _globs: dict[str, list[str]] = field(default_factory=dict, repr=False)  # workspace roots
 
     @property
@@ -94,6 +95,14 @@ class Policy:
             parts.append(f"{total} update{'s' if total != 1 else ''} ignored ({why})")
         if self.moved:
             parts.append(f"{self.moved} moved to the newest version the ignore rules allow")
+        if self.unconfigured:
+            ecos = ", ".join(f"`{e}`" for e in sorted(self.unconfigured))
+            hint = (
+                " (an `updates:` list in .github/depbot.yml replaces its rules)"
+                if self.name.startswith("dependabot")
+                else ""
+            )
+            parts.append(f"it has no {ecos} entry{hint}")
         return f"{self.name}: {'; '.join(parts)}" if parts else None
 
     def decide(self, update: Update, versions: tuple[str, ...] | None = None) -> Update | None:
@@ -105,6 +114,7 @@ class Policy:
         eco = update.ecosystem
         entries = [e for e in self.entries if e.ecosystem == eco]
         if not entries:
+            self.unconfigured[eco] += 1
             return self._skip(NO_ECOSYSTEM)
         folder = PurePosixPath(update.manifest).parent.as_posix() if update.manifest else ""
         folder = "" if folder == "." else folder

@@ -216,12 +216,19 @@ class Registries:
                 # fresh for registry_ttl: a rerun the same day asks nothing, a weekly run
                 # revalidates
                 cache=ttl(self.settings.registry_ttl),
+                max_bytes=self.settings.max_metadata_bytes,
             )
-        except UpstreamError as exc:
+        except UpstreamError as caught:
+            exc = caught
+            if exc.kind == "too_large":
+                exc = UpstreamError(
+                    exc.kind,
+                    f"{exc}: set DEPBOT_MAX_METADATA_BYTES to read a larger registry entry",
+                )
             if exc.kind in REMEMBERED_FAILURES:  # asking again in this run cannot help
                 with self._lock:
                     self._failed[key] = exc
-            raise
+            raise exc from None
         if not isinstance(data, dict):
             raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
         with self._lock:

@@ -275,7 +275,10 @@ updates:
         "dependabot.yml: docker, github-actions not read (depbot triages pip and npm updates)"
         in warnings
     )
-    assert "dependabot.yml: 3 updates ignored (3 of ecosystems not configured)" in warnings
+    assert (
+        "dependabot.yml: 3 updates ignored (3 of an ecosystem it does not configure); it has no `npm` entry (an `updates:` list in .github/depbot.yml replaces its rules)"
+        in warnings
+    )
 
 
 def test_a_broken_dependabot_yml_is_a_warning_and_is_not_applied(upstream, tmp_path):
@@ -318,7 +321,7 @@ updates:
     assert {u.ecosystem for u in updates} == {"pip"}
     assert "pytest" not in table(updates)
     assert (
-        "depbot.yml: 4 updates ignored (1 by ignore rules, 3 of ecosystems not configured)"
+        "depbot.yml: 4 updates ignored (1 by ignore rules, 3 of an ecosystem it does not configure); it has no `npm` entry"
         in warnings
     )
 

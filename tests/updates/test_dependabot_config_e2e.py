@@ -107,7 +107,7 @@ def test_depbot_yml_updates_replace_dependabot_yml_in_depbot_updates(upstream, r
     data = json.loads(result.stdout)
     assert [u["package"] for u in data["updates"]] == ["left-pad"]
     assert (
-        "depbot.yml: 4 updates ignored (1 not matched by the allow rules, 3 of ecosystems not configured)"
+        "depbot.yml: 4 updates ignored (1 not matched by the allow rules, 3 of an ecosystem it does not configure); it has no `pip` entry"
         in data["warnings"]
     )
 

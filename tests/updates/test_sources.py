@@ -370,3 +370,17 @@ def test_dependabot_bad_repository_name(upstream, tmp_path):
     with pytest.raises(InputError, match="OWNER/REPO"):
         run(srv, tmp_path, dependabot="just-a-name", settings={"github_token": "t"})
     assert srv.log == []
+
+
+def test_a_registry_entry_over_the_response_cap_is_read_up_to_the_metadata_cap(upstream, tmp_path):
+    """npm entries of packages with every nightly they published run to 10-30 MB: the
+    registry's own cap (DEPBOT_MAX_METADATA_BYTES) applies, not the general one, and an entry
+    over it names the setting."""
+    fake, srv = upstream
+    fake.add_npm("bigpkg", *[f"1.0.{i}" for i in range(400)], "2.0.0")
+    write(tmp_path, {"package.json": json.dumps({"dependencies": {"bigpkg": "1.0.0"}})})
+    got, _ = run(srv, tmp_path, settings={"max_response_bytes": 2000})
+    assert table(got) == {"bigpkg": ("1.0.0", "2.0.0", "major")}
+    small, _ = run(srv, tmp_path, settings={"max_response_bytes": 2000, "max_metadata_bytes": 2000})
+    (err,) = [u.error for u in small if u.error]
+    assert "DEPBOT_MAX_METADATA_BYTES" in err

@@ -203,3 +203,47 @@ def test_workspace_globs_of_both_spellings():
     assert workspace_globs({"workspaces": {"packages": ["b/*"], "nohoist": ["**/x"]}}) == ["b/*"]
     assert workspace_globs({"packages": ["c/*"]}) == ["c/*"]  # pnpm-workspace.yaml
     assert workspace_globs(["not", "a", "table"]) == []
+
+
+@pytest.mark.parametrize(
+    ("lock_name", "lock_text"),
+    [
+        ("yarn.lock", '# yarn lockfile v1\n\nlodash@^4.17.0:\n  version "4.17.21"\n'),
+        (
+            "package-lock.json",
+            json.dumps(
+                {
+                    "lockfileVersion": 3,
+                    "packages": {
+                        "node_modules/lodash": {"version": "4.17.21"},
+                        "node_modules/@acme/core": {"resolved": "packages/core", "link": True},
+                    },
+                }
+            ),  # fmt: skip
+        ),
+    ],
+)
+def test_a_range_on_a_package_of_the_same_workspace_is_linked_not_a_registry_update(
+    tmp_path, lock_name, lock_text
+):
+    """npm and yarn link a workspace's own packages whatever range names them: a member's
+    `"@acme/core": "^2.0.0"` is no registry update (the published @acme/core is another
+    thing); a package outside the workspace of that name would be."""
+    write(
+        tmp_path,
+        {
+            "package.json": pkg("monorepo", {}, workspaces=["packages/*"]),
+            lock_name: lock_text,
+            "packages/core/package.json": pkg("@acme/core", {}),
+            "packages/cli/package.json": pkg("cli", {"@acme/core": "^2.0.0", "lodash": "^4.17.0"}),
+            "site/package.json": pkg("site", {"@acme/core": "2.0.0"}),
+        },
+    )
+    cli, warnings = read_manifest(tmp_path / "packages/cli/package.json", tmp_path)
+    assert locked(cli) == {"lodash": ("4.17.21", "packages/cli/package.json")}
+    assert warnings == [
+        "packages/cli/package.json line 1: skipped @acme/core "
+        "(a package of this workspace, linked from packages/core: '^2.0.0')"
+    ]
+    site, _ = read_manifest(tmp_path / "site/package.json", tmp_path)
+    assert [d.name for d in site] == ["@acme/core"]  # not a member: from the registry

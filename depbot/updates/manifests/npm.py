@@ -130,12 +130,15 @@ def parse_package_json_text(
     lock_text: str | None = None,
     lock_name: str = "package-lock.json",
     locked: Callable[[str, str], str | None] | None = None,
+    workspace: dict[str, str] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """``dependencies``, ``devDependencies`` and ``optionalDependencies`` of a package.json.
 
     ``installed`` comes from the lock text when given, or from ``locked(name, spec as
     written)`` (yarn / pnpm / workspace locks, ``manifests.js_locks``). ``npm:real@range`` aliases are
-    declared under the real registry name; non-registry specs are skipped with a warning.
+    declared under the real registry name; non-registry specs, and packages of the same
+    workspace (``workspace``: name → folder; the package manager links those), are skipped
+    with a warning.
     """
     try:
         data = json.loads(text)
@@ -168,6 +171,8 @@ def parse_package_json_text(
             if alias:
                 name, spec = alias.group(1), (alias.group(2) or "*").strip()
             reason = npm_non_registry_reason(spec)
+            if not reason and workspace and name in workspace:
+                reason = f"a package of this workspace, linked from {workspace[name]}"
             if reason:
                 warnings.append(f"{where}: skipped {excerpt(key)} ({reason}: '{excerpt(raw)}')")
                 continue

@@ -110,20 +110,50 @@ def find_npm_lock(path: Path, root: Path, secret_files: Iterable[str]) -> tuple[
     return None, "."
 
 
+_MAX_MEMBERS = 2000
+
+
+def member_packages(folder: Path, root: Path, secret_files: Iterable[str]) -> dict[str, str]:
+    """name → folder (relative to the checkout) of every package of the workspace whose root
+    is ``folder`` (its own package.json included); {} when ``folder`` is no workspace root."""
+    globs = _globs_of(folder, root, secret_files)
+    if not globs:
+        return {}
+    out: dict[str, str] = {}
+    seen = 0
+    for pj in sorted(folder.rglob("package.json")):
+        rel = pj.parent.relative_to(folder).as_posix()
+        if "node_modules" in pj.parts or not (rel == "." or is_member(rel, globs)):
+            continue
+        seen += 1
+        if seen > _MAX_MEMBERS:
+            break
+        text, _ = read_confined(root, pj, secret_files)
+        try:
+            name = json.loads(text).get("name") if text is not None else None
+        except (ValueError, AttributeError, RecursionError):
+            continue  # its own reading reports it
+        if isinstance(name, str) and name:
+            out.setdefault(name, relative_to(root, pj.parent) or rel)
+    return out
+
+
 def read_package_json(
     path: Path, root: Path, text: str, label: str, secret_files: Iterable[str]
 ) -> tuple[list[Declared], list[str]]:
-    """A package.json's dependencies with the versions of its lock (beside or workspace root)."""
+    """A package.json's dependencies with the versions of its lock (beside or workspace root);
+    a dependency on a package of its own workspace is linked, not a registry update."""
     lock, importer = find_npm_lock(path, root, secret_files)
     if lock is None:
         return parse_package_json_text(text, label)
+    own = member_packages(lock.parent, root, secret_files)
     lock_text, why = read_confined(root, lock, secret_files)
     if lock_text is None:
-        deps, notes = parse_package_json_text(text, label)
+        deps, notes = parse_package_json_text(text, label, workspace=own)
         return deps, [f"{why}; lock ignored", *notes]
     lock_label = relative_to(root, lock) or label_of(root, lock)
     if importer == "." and lock.name.endswith(".json"):
-        return parse_package_json_text(text, label, lock_text, lock_label)
+        return parse_package_json_text(text, label, lock_text, lock_label, workspace=own)
     parsed, warnings = parse_npm_lock(lock.name, lock_text, lock_label, importer)
-    deps, notes = parse_package_json_text(text, label, locked=parsed.version)
+    deps, notes = parse_package_json_text(text, label, locked=parsed.version, workspace=own)
     return deps, warnings + notes
