@@ -11,7 +11,7 @@ so review survives between runs and a publish cut off halfway knows what it alre
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -82,13 +82,15 @@ class DraftRecord:
 
     @classmethod
     def from_dict(cls, ident: str, data: dict[str, Any]) -> DraftRecord:
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known and k not in ("id", "published")}
-        rec = cls(id=ident, **values)
+        rec = cls(id=ident, **_typed(cls, data, skip=("id", "published")))
+        if rec.rendered and not all(isinstance(h, str) for h in rec.rendered):
+            rec.rendered = [h for h in rec.rendered if isinstance(h, str)]
         pub = data.get("published")
-        if isinstance(pub, dict) and "issue" in pub:
-            pknown = {f.name for f in fields(Published)}
-            rec.published = Published(**{k: v for k, v in pub.items() if k in pknown})
+        if isinstance(pub, dict):
+            try:
+                rec.published = Published(**_typed(Published, pub))
+            except TypeError:  # a required field missing or of another type
+                rec.published = None
         if rec.status not in STATUSES:
             rec.status = "pending"
         return rec
@@ -98,6 +100,28 @@ class DraftRecord:
             self.rendered.remove(digest)
         self.rendered.append(digest)
         del self.rendered[:-_KEEP_HASHES]
+
+
+def _typed(cls: Any, data: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The fields of ``data`` that ``cls`` has, each of its type (a hand edit that put a
+    number where text goes falls back to the default, never to a crash later)."""
+    out = {}
+    for f in fields(cls):
+        if f.name in skip or f.name not in data:
+            continue
+        value = data[f.name]
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        want = type(default) if default is not MISSING else _PLAIN.get(str(f.type))
+        if default is None or (
+            want is not None
+            and isinstance(value, want)
+            and isinstance(value, bool) == (want is bool)
+        ):
+            out[f.name] = value
+    return out
+
+
+_PLAIN = {"int": int, "str": str, "bool": bool}
 
 
 def drafts_dir(out_dir: str | Path) -> Path:
@@ -128,7 +152,15 @@ def load_review(out_dir: str | Path, *, salvage: bool = False) -> dict[str, Draf
         raise InputError(
             f"{path} is not readable JSON; fix or delete it (review status is kept there)"
         ) from None
-    entries = data.get("drafts", {}) if isinstance(data, dict) else {}
+    entries = data.get("drafts", {}) if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        if salvage:
+            path.replace(path.with_name(REVIEW_FILE + ".unreadable"))
+            return {}
+        raise InputError(
+            f'{path}: expected an object with "drafts": {{id: record}}; fix or delete it '
+            "(review status is kept there)"
+        )
     return {
         ident: DraftRecord.from_dict(ident, entry)
         for ident, entry in entries.items()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from depbot.core.errors import InputError
@@ -97,3 +99,31 @@ def test_unreadable_review_file_does_not_sink_a_triage(tmp_path):
     (draft,) = write_drafts(tmp_path, [urllib3_verdict()])
     assert (tmp_path / "drafts/review.json.unreadable").read_text() == "{ broken by hand"
     assert load_review(tmp_path)[draft.id].status == "pending"  # approval must be given again
+
+
+@pytest.mark.parametrize(
+    "text", ['{"schema": 1, "drafts": ["x"]}', '{"schema": 1, "drafts": []}', '["x"]', "7"]
+)
+def test_a_review_file_of_another_shape_is_one_line_not_a_traceback(tmp_path, text):
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts/review.json").write_text(text)
+    with pytest.raises(InputError, match=r"review.json.*expected an object"):
+        load_review(tmp_path)
+    assert load_review(tmp_path, salvage=True) == {}
+    assert (tmp_path / "drafts/review.json.unreadable").read_text() == text
+
+
+def test_wrong_typed_fields_of_a_record_fall_back_to_their_defaults(tmp_path):
+    (tmp_path / "drafts").mkdir()
+    record = {"status": 5, "hits": "many", "rendered": [1, "abc"], "stale": "yes", "why": "ok",
+              "published": {"issue": "12", "url": "u", "marker": "m", "body_hash": "h"}}  # fmt: skip
+    (tmp_path / "drafts/review.json").write_text(json.dumps({"drafts": {"pip-x-1.0": record}}))
+    rec = load_review(tmp_path)["pip-x-1.0"]
+    assert (rec.status, rec.hits, rec.rendered, rec.stale, rec.why) == (
+        "pending",
+        0,
+        ["abc"],
+        False,
+        "ok",
+    )
+    assert rec.published is None
