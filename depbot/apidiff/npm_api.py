@@ -34,6 +34,9 @@ class NpmPackage:
     exports: dict[str, dict[str, str | None]] | None  # subpath → condition path → target
     engines_node: str
     manifest: dict = field(default_factory=dict)
+    # file lists and declaration blocks, read once per release (a diff asks for them per
+    # subpath: a 1,000-file package made the walk quadratic)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 def _flatten(value: object, path: str = "") -> dict[str, str | None]:
@@ -98,6 +101,13 @@ def requirable(package: NpmPackage) -> bool:
 
 
 def _files(package: NpmPackage, suffixes: tuple[str, ...]) -> list[str]:
+    key = ("files", suffixes)
+    if key not in package.memo:
+        package.memo[key] = _walk(package, suffixes)
+    return package.memo[key]
+
+
+def _walk(package: NpmPackage, suffixes: tuple[str, ...]) -> list[str]:
     found = []
     for path in sorted(package.root.rglob("*")):
         rel = path.relative_to(package.root)
@@ -185,7 +195,9 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
 
 def _ambient(package: NpmPackage) -> dict[str, set[str]]:
     """`declare module` blocks of the package's declarations, its `types` file first."""
-    found: dict[str, set[str]] = {}
+    if "ambient" in package.memo:
+        return package.memo["ambient"]
+    found: dict[str, set[str]] = package.memo.setdefault("ambient", {})
     files = _files(package, DECLARATION_SUFFIXES)
     main = package.types.removeprefix("./")
     ordered = ([main] if main in files else []) + [f for f in files if f != main][:50]
@@ -236,7 +248,8 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
 
 def _shared_subpaths(old: NpmPackage, new: NpmPackage) -> list[str]:
     if new.exports is None:
-        return ["."] + [p for p in deep_paths(old) if p in set(deep_paths(new))][:200]
+        reachable = set(deep_paths(new))
+        return ["."] + [p for p in deep_paths(old) if p in reachable][:200]
     return ["."] + [p for p in deep_paths(old) if p != "." and subpath_allowed(new.exports, p)][
         :200
     ]

@@ -144,3 +144,26 @@ def test_ambient_module_blocks_export_their_declarations_without_export(tmp_path
     })  # fmt: skip
     diff = diff_releases("npm", old, new)
     assert {(c.kind, c.detail) for c in diff.changes} == {("export_removed", "spanWords")}
+
+
+def test_each_release_is_walked_once_however_many_subpaths(tmp_path, monkeypatch):
+    """A package of one file per function (lodash: ~1,000) was walked once per subpath and
+    per declaration lookup: 24 s for one patch diff. The file list is read once per release."""
+    from depbot.apidiff import npm_api
+
+    walks: list[str] = []
+    real = npm_api._walk
+    monkeypatch.setattr(
+        npm_api, "_walk", lambda pkg, sfx: walks.append(pkg.label) or real(pkg, sfx)
+    )
+    for version in ("1.0.0", "1.0.1"):
+        root = tmp_path / version
+        root.mkdir()
+        (root / "package.json").write_text(json.dumps({"name": "many", "version": version}))
+        for i in range(300):
+            (root / f"fn{i}.js").write_text(f"module.exports = function fn{i}() {{}};\n")
+    diff = diff_releases(
+        "npm", tmp_path / "1.0.0", tmp_path / "1.0.1", old_label="a", new_label="b"
+    )
+    assert diff.changes == []
+    assert len(walks) <= 4  # JS files and declarations, once per release
