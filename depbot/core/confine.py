@@ -94,9 +94,12 @@ def relative_to(root: Path, path: Path) -> str:
     ``root``, without following links; "" when it is not under ``root`` as written."""
     for base, p in ((Path(root), Path(path)), (Path(root).absolute(), Path(path).absolute())):
         try:
-            return p.relative_to(base).as_posix()
+            rel = p.relative_to(base).as_posix()
         except ValueError:
             continue
+        # `../week.json` from root `.` is outside as written ("" like any other); a `..`
+        # further in (`sub/../x`) stays for ``refusal`` to refuse
+        return "" if rel == ".." or rel.startswith("../") else rel
     return ""
 
 

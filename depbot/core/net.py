@@ -61,7 +61,7 @@ from depbot.core.response import (  # re-exported: callers take these from the s
     status_error,
 )
 from depbot.core.settings import Settings
-from depbot.core.tls import configure_session, settings_proxy, tls_failure
+from depbot.core.tls import TLS_ADVICE, configure_session, settings_proxy, tls_failure
 
 USER_AGENT = "depbot/0.1 (+https://github.com/depbot/depbot)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -181,7 +181,8 @@ class Http:
             return  # what the user configured, not what the data says
         if not self.settings.allow_private_hosts and not self._public(parts.hostname or ""):
             raise UpstreamError(
-                "refused", f"refused to contact {parts.hostname}: private or loopback address"
+                "refused",
+                f"refused to contact {parts.hostname}: it resolves to a private, loopback or reserved address",
             )
 
     def _public(self, hostname: str) -> bool:
@@ -304,6 +305,10 @@ class Http:
             return self._deadline_error()  # the deadline cut it short, not the host
         host = urlsplit(url).netloc.lower()
         reason = failure_reason(exc.kind)
+        if exc.kind == "tls":  # the one line a user reads: what to set
+            reason = f"{reason} ({TLS_ADVICE})"
+        elif exc.kind == "proxy":
+            reason = str(exc)  # names the proxy and the variable it came from
         if self.breaker.failed(host, reason):
             self._announce(announcement(endpoint_of(self.settings, url), reason))
         down = self.breaker.down(host)

@@ -26,13 +26,12 @@ from depbot.core.errors import ConfigError
 from depbot.core.proxies import proxy_for
 from depbot.core.settings import Settings
 
+TLS_ADVICE = "set REQUESTS_CA_BUNDLE (or SSL_CERT_FILE) to your CA bundle, or DEPBOT_TRUSTSTORE=1"
+
 
 def tls_failure(host: str) -> str:
     """The sentence for a certificate that could not be verified."""
-    return (
-        f"TLS verification failed for {host}: set REQUESTS_CA_BUNDLE (or SSL_CERT_FILE) "
-        "to your CA bundle, or DEPBOT_TRUSTSTORE=1"
-    )
+    return f"TLS verification failed for {host}: {TLS_ADVICE}"
 
 
 def check_ca_bundle(settings: Settings) -> None:

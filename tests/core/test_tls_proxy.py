@@ -262,3 +262,33 @@ def test_proxy_variables_lower_case_first_and_a_bare_host_gets_http():
     assert settings.http_proxy is None and settings.no_proxy == "corp"
     with pytest.raises(ConfigError, match="HTTPS_PROXY"):
         Settings.from_env({"HTTPS_PROXY": "socks5://proxy:1080"})
+
+
+def test_the_line_that_says_a_host_is_down_names_the_ca_settings_or_the_proxy(ca, tls_server):
+    """The stderr line is what a user behind an inspecting proxy reads: it says which
+    variable to set (TLS) or which proxy refused and where it came from."""
+    http = Http(_settings(tls_server.url, breaker_failures=1))
+    said: list[str] = []
+    http.stderr = said.append
+    with pytest.raises(UpstreamError):
+        http.get(tls_server.url + "/x", what="x")
+    assert said == [
+        f"depbot: PyPI ({tls_server.url}) unreachable: TLS handshake failed (set "
+        "REQUESTS_CA_BUNDLE (or SSL_CERT_FILE) to your CA bundle, or DEPBOT_TRUSTSTORE=1); "
+        "continuing without it: pip updates that may break stay unknown"
+    ]
+    with LoopbackProxy(refuse=True) as proxy:
+        settings = _settings(
+            tls_server.url, ca_bundle=str(ca.bundle), https_proxy=proxy.url, breaker_failures=1
+        )
+        http = Http(settings)
+        said.clear()
+        http.stderr = said.append
+        with pytest.raises(UpstreamError):
+            http.get(tls_server.url + "/x", what="x")
+    host = proxy.url.removeprefix("http://")
+    assert len(said) == 1
+    assert (
+        f"unreachable: the proxy {host} refused the connection to 127.0.0.1 (HTTPS_PROXY);"
+        in said[0]
+    )

@@ -93,7 +93,7 @@ def test_an_allowed_host_only_the_data_names_must_be_public_unless_allowed():
         guarded = _settings(pypi_url=mirror.url, artifact_hosts=(files_host,))
         assert files_host in guarded.upstream_hosts - guarded.configured_hosts
         for url in (files.url + "/x.tar.gz", mirror.url + "/redirects"):
-            with pytest.raises(UpstreamError, match="private or loopback address") as err:
+            with pytest.raises(UpstreamError, match="private, loopback or reserved address") as err:
                 Http(guarded).get(url, what="x")
             assert err.value.kind == "refused"
         assert files.log == []

@@ -1,6 +1,7 @@
 """Update files: dependabot-style records, fetch-metadata names, and clear errors."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -195,3 +196,20 @@ def test_the_same_update_listed_twice_is_kept_once():
 def test_an_update_file_path_over_the_name_limit_is_one_line(tmp_path):
     with pytest.raises(InputError, match=r"update file path is not usable: File name too long"):
         load_update_file(tmp_path / ("a" * 300 + ".json"))
+
+
+def test_an_update_file_named_beside_the_checkout_is_the_callers(tmp_path, monkeypatch):
+    """`-u ../week.json` from inside the checkout names a file outside it: the caller's own,
+    read as given (only files inside follow the checkout's rules); `sub/../x` stays refused."""
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    week = tmp_path / "week.json"
+    week.write_text(
+        json.dumps([{"ecosystem": "pip", "package": "idna", "from": "3.4", "to": "3.7"}])
+    )
+    monkeypatch.chdir(repo)
+    (u,) = load_update_file(Path("../week.json"), checkout=Path("."))
+    assert (u.package, u.to_version) == ("idna", "3.7")
+    (repo / "w.json").write_text(week.read_text())
+    with pytest.raises(InputError, match="not inside the checkout"):
+        load_update_file(Path("sub/../w.json"), checkout=Path("."))
