@@ -248,6 +248,12 @@ def _conclusion(st: _State) -> dict[str, Any]:
             for h in strong:
                 if h["id"] not in hits:
                     hits.append(h["id"])
+            if search.args.get("kind") in SHAPE_KINDS:  # the same broken call, receiver untyped:
+                for h in res.get("hits") or []:  # cited too, for the reviewer to check
+                    weak = h.get("evidence") == "weak" and h.get("context", "code") == "code"
+                    if weak and h["id"] not in hits:
+                        paths[h["id"]] = str(h.get("path", ""))
+                        hits.append(h["id"])
             for cand, entry in cands:
                 if _search_args(package, cand) == search.args:
                     hit_cands.append((cand, entry))

@@ -393,7 +393,9 @@ class Matcher:
                 return None
             if q and q[:1].isupper() and not (b.path == q or names_match(receiver, q)):
                 evidence, who = "weak", f"{shown}: made by {self.package}, maybe not a {q}"
-                if distinctive(self.leaf):  # the notes name {q}.{leaf}: a method that rare
+                if distinctive(self.leaf) or self.kind in SHAPE_KINDS:
+                    # the notes name {q}.{leaf}: a method that rare, or called the very way
+                    # the notes say breaks (the shape is checked below)
                     evidence = "strong"
                     who = f"{shown} is called on an object made by {self.package} ({q}.{self.leaf} in the notes)"
             else:

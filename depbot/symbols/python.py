@@ -289,6 +289,11 @@ class _Walker(ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.facts.defined.add(node.name)
+        for base in node.bases:  # `class Post(db.Model)`: its objects are the package's kind
+            if isinstance(base, (ast.Name, ast.Attribute)):
+                self.facts.assigned.setdefault(node.name, []).append(
+                    "class:" + ".".join(_chain(base))
+                )
         self.generic_visit(node)
 
 

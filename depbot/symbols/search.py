@@ -101,7 +101,7 @@ class SymbolSearch:
                 return Binding("local-import", target)  # the project's own module: type unknown
             return Binding("foreign", target)
         origins = facts.assigned.get(name, [])
-        if origins and depth < 3:
+        if origins and depth < 4:
             return merge(
                 [
                     self._origin(
@@ -142,7 +142,7 @@ class SymbolSearch:
     ) -> Binding | None:
         """``from app import app`` where the checkout's ``app.py`` made ``app`` from the
         package (``app = Flask(__name__)``): the package's object, one module away."""
-        if depth >= 2:
+        if depth >= 3:
             return None
         found = self.local_module_file(target, path)
         if found is None:
@@ -160,7 +160,7 @@ class SymbolSearch:
         """What an assignment's right-hand side makes a name: a plain value, the package's object, ..."""
         if origin.startswith("literal:"):
             return Binding("builtin")
-        if origin.startswith("chain:"):
+        if origin.startswith(("chain:", "class:")):  # a value made from, or a class based on
             parts = [p for p in re.split(r"[.()\[\]]+", origin[6:]) if p]
             inner = resolve(parts[0]) if parts else Binding("unknown")
             if inner.kind in ("package", "local-package"):
