@@ -109,6 +109,8 @@ def updates_command(
         click.echo(json.dumps(to_json(found, warnings), indent=2))
         return
     echo(render_table(found))
+    if not found and any(" ignored (" in w for w in warnings):
+        echo("Every update found was left out by the repository's update rules (below).")
     for warning in warnings:
         click.echo(f"depbot: warning: {warning}", err=True)
 

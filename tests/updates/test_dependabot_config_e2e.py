@@ -141,3 +141,17 @@ def test_triage_fail_on_flag_over_environment_over_file(upstream, tmp_path):
     assert triage() == 0  # the file
     assert triage(DEPBOT_FAIL_ON="degraded") == 3  # the environment over the file
     assert triage("--fail-on", "never", DEPBOT_FAIL_ON="degraded") == 0  # the flag over both
+
+
+def test_when_the_rules_leave_nothing_the_table_says_so_and_names_the_ecosystem(upstream, repo):
+    _, srv = upstream
+    (repo / ".github/dependabot.yml").write_text(
+        "version: 2\nupdates:\n  - package-ecosystem: github-actions\n    directory: /\n"
+    )
+    result = CliRunner().invoke(cli, ["updates", "-r", str(repo)], env=env_for(srv))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "No pending updates.",
+        "Every update found was left out by the repository's update rules (below).",
+    ]
+    assert "it has no `npm`, `pip` entry" in result.stderr
