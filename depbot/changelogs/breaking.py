@@ -149,12 +149,11 @@ _ASYNC = re.compile(
 )
 # the API moved from callbacks to promises: calls that are not awaited (those passing a
 # callback among them) no longer get their result
-_CALLBACK_GONE = re.compile(
-    r"\binstead\s+of\s+(taking|accepting|using|calling)\s+(a\s+|the\s+)?callbacks?\b"
-    r"|\bno\s+longer\s+(takes?|accepts?|supports?|calls?)\s+(a\s+|the\s+)?callbacks?\b"
-    r"|\bcallbacks?\s+(are|is)\s+no\s+longer\s+(supported|accepted|called)\b"
-    r"|\bcallback\s+(api|style|interface|support)\s+(was\s+|has\s+been\s+|is\s+)?(removed|dropped|gone)\b"
-    r"|\breturns?\s+a\s+promise\s+instead\s+of\b",
+_CALLBACK = re.compile(r"\bcall-?backs?\b", re.I)
+_CALLBACK_GONE = re.compile(  # with "callback(s)" in the same sentence: the API's style changed
+    r"\bpromises?\b|\basync\b|\binstead\s+of\b"
+    r"|\bno\s+longer\s+(supports?|accepts?|takes?|supported|accepted)\b"
+    r"|\bcall-?back[- ](api|style|interface|support)\b",
     re.I,
 )
 _LITERAL_GONE = re.compile(
@@ -247,7 +246,7 @@ def extract_candidates(
                 if name and s.text not in excluded and not _generic(name):
                     cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
             continue
-        if _CALLBACK_GONE.search(sentence):
+        if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
             subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
             names = [n for n in (_searchable_name(s.text) for s in subjects) if n]
             for name in names or ([package] if package else []):

@@ -19,7 +19,7 @@ from depbot.changelogs.layouts import (
     MAX_NOTES_FILES,
     NotesFile,
     guide_files,
-    guide_major,
+    guide_names,
     manifest_candidates,
     manifest_name,
     notes_files,
@@ -257,8 +257,9 @@ class FolderSource:
             return
         files = [(e.path, e.size) for e in tree if e.type == "file"]
         guides = guide_files(files, (directory or "").strip("/")) or guide_files(files)
-        guides = [g for g in guides if guide_major(g) in (None, run.hi.major)]
-        guides.sort(key=lambda g: guide_major(g) != run.hi.major)  # the one naming it first
+        named = {g: guide_names(g, run.hi.major, run.hi.minor) for g in guides}
+        guides = [g for g in guides if named[g] is not False]
+        guides.sort(key=lambda g: named[g] is not True)  # the one naming it first
         for path in guides[:2]:
             got = self._text(run, repo, path, tag)
             if got is None:

@@ -35,7 +35,7 @@ _BREAKING_WORDS = re.compile(
     | \breplaced\s+(by|with)\b | \bmoved\s+(to|out|into)\b | \b(is|are)\s+now\s+private\b
     | \b(is|are)\s+now\s+async | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
     | \bpure\s+ES\s?M | \bES\s+module\s+only | \bdefault\s+export
-    | \binstead\s+of\s+(taking|accepting|using|calling)\s+(a\s+|the\s+)?callbacks?\b
+    | \binstead\s+of\s+((taking|accepting|using|calling)\s+)?(a\s+|the\s+)?callbacks?\b
     | \bcallbacks?\s+(are|is)\s+no\s+longer\b | \b(full|complete|total)\s+rewrite\b
     | \brewritten\s+from\s+(scratch|the\s+ground\s+up)\b
     | \bbrand[- ]new\s+(module|api|library|package|implementation)\b

@@ -142,6 +142,15 @@ def guide_major(path: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def guide_names(path: str, major: int, minor: int) -> bool | None:
+    """Whether a guide's file name names the release ``major.minor`` (``migrating-to-v3.md``,
+    ``upgrade-3.1.md``, or the dotless ``migration_20.rst`` for 2.0); None: it names none."""
+    found = guide_major(path)
+    if found is None:
+        return None
+    return found == major or str(found) == f"{major}{minor}"
+
+
 def manifest_candidates(paths: list[tuple[str, int]], package: str) -> list[str]:
     """``package.json`` / ``pyproject.toml`` files of folders that may be ``package``'s in a
     monorepo: a folder whose name is the package's name (without an npm scope), or ends

@@ -311,12 +311,9 @@ def _conclusion(st: _State) -> dict[str, Any]:
             "hit_ids": _spread(hits, paths, MAX_HITS_CITED),
             "suggested_fix": _fix(hit_cands, package, to),
         }
+    announced = _unnamed_breaks(cl)
     if not cands:
-        unnamed = [
-            " ".join(unfence(str(e.get("item", ""))).split()) for e in cl.get("breaking") or []
-        ]
-        announced = [t for t in unnamed if _ANNOUNCED_BREAK.search(t) or behaviour_change(t)]
-        if announced and (cl.get("coverage") or {}).get("needed"):
+        if announced:
             # an update that may break, whose notes announce a break (or a change of behaviour)
             # without naming what it breaks: that is not a fact that this code is safe
             first = announced[0][:200]
@@ -365,6 +362,19 @@ def _conclusion(st: _State) -> dict[str, Any]:
         + (unasked_note(unasked, st.code) if unasked else "")
         + "".join(_verify_note(c, e, n) for c, e, n in verify[:3]),
     }
+
+
+def _unnamed_breaks(cl: dict[str, Any]) -> list[str]:
+    """The breaking items of an update that may break (coverage needed) that announce a break
+    or a change of behaviour without naming an API to search for: no search can clear them."""
+    if not (cl.get("coverage") or {}).get("needed"):
+        return []
+    texts = [
+        " ".join(unfence(str(e.get("item", ""))).split())
+        for e in cl.get("breaking") or []
+        if not e.get("candidates")
+    ]
+    return [t for t in texts if _ANNOUNCED_BREAK.search(t) or behaviour_change(t)]
 
 
 def _found_candidates(st: _State) -> list[tuple[dict[str, Any], dict[str, Any]]]:

@@ -347,10 +347,15 @@ class Matcher:
         if b.kind == "builtin":
             self.skip("receiver is a plain value")
             return None
+        callee = ".".join(p for p in func_chain if p not in ("()", "[]"))
         if of_leaf and leaf != of_leaf:
+            if b.kind == "package" and distinctive(self.leaf):
+                # notes name one owner of a parameter its siblings share (`autocompletion`
+                # "to Command", passed to click.option): a name that rare, given to the
+                # package's own function, is the same parameter
+                return "strong", f"{why} to {callee} ({b.path}); the notes name it on {self.of}"
             self.skip("a different function's argument")
             return None
-        callee = ".".join(p for p in func_chain if p not in ("()", "[]"))
         if b.kind == "package":
             return "strong", f"{why} to {callee} ({b.path})"
         if b.kind == "local-package":

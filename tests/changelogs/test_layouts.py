@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from depbot.changelogs.layouts import guide_files, is_fragment, manifest_candidates, notes_files
+from depbot.changelogs.layouts import (
+    guide_files,
+    guide_names,
+    is_fragment,
+    manifest_candidates,
+    notes_files,
+)
 from depbot.changelogs.tagmemo import TagMemo
 from depbot.fakes.upstream import FakeUpstream
 from tests.changelogs.test_fetch import got, make, served, write
@@ -240,3 +246,18 @@ def test_guide_sections_by_major():
     assert guide_section(guide, 3) == ("Upgrading to 3.0", "- a", 3, 6)
     assert guide_section(guide, 4) is None  # only other majors: not the notes of 4.0
     assert guide_section("# Migration\n\n- c\n", 5) == ("Migration", "# Migration\n\n- c", 1, 3)
+
+
+@pytest.mark.parametrize(
+    ("path", "named"),
+    [
+        ("doc/build/changelog/migration_20.rst", True),  # dotless 2.0, as SQLAlchemy names it
+        ("doc/build/changelog/migration_14.rst", False),
+        ("docs/migrating-to-v2.md", True),
+        ("docs/migrating-to-v3.md", False),
+        ("UPGRADING-2.0.md", True),
+        ("MIGRATION.md", None),
+    ],
+)
+def test_a_guide_names_its_release_with_or_without_the_dot(path, named):
+    assert guide_names(path, 2, 0) is named

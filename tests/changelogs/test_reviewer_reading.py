@@ -116,6 +116,7 @@ def test_a_removed_module_path_is_searched_as_a_module():
         "- Return a promise instead of taking a callback.",
         "- The callback API was removed; every function returns a promise.",
         "- Callbacks are no longer supported.",
+        "- Promise API instead of callbacks.",
     ],
 )
 def test_callbacks_to_promises_with_no_name_is_the_packages_own_export_unawaited(body):
@@ -135,3 +136,8 @@ def test_callbacks_to_promises_of_a_named_function_searches_that_function():
 def test_a_rewrite_is_announced_as_breaking(body):
     ((category, _found),) = read(body)
     assert category == "breaking"
+
+
+def test_a_removed_callback_option_is_still_a_removed_option_not_a_promise_api():
+    ((category, found),) = read("- Remove the `onDone` callback option.")
+    assert category == "breaking" and found == [("onDone", "name")]

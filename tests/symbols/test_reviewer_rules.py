@@ -82,6 +82,12 @@ FILES = {
         "rows = Item.query.order_by(Item.id).fetch_page(2, 20, False)\n"
         "ok = Item.query.fetch_page(page=2)\n"
     ),
+    "app/cli.py": (
+        "import quillkit\n\n"
+        "@quillkit.option('--ns', autocompletion=complete_ns, timeout=3)\n"
+        "def main(ns):\n"
+        "    pass\n"
+    ),
     "setup.cfg": "[metadata]\nname = demo\n\n[tool:quillkit]\nline_width = 80\n",
     "other/setup.cfg": "[flake8]\nmax-line-length = 100\n",
     "pyproject.toml": ("[tool.black]\nline_width = 88\n\n[tool.quillkit]\nline_width = 72\n"),
@@ -178,3 +184,14 @@ def test_a_class_based_on_a_package_object_makes_package_objects_two_modules_awa
     res = symbols.search("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
     assert ("shop/views.py", 3) in places(res)
     assert ("shop/views.py", 4) not in places(res) | places(res, "weak")  # by keyword: fine
+
+
+def test_a_rare_parameter_given_to_another_function_of_the_package_is_a_use(symbols):
+    """Notes name one owner of a parameter its siblings share ("`autocompletion` parameter to
+    `Command`") while the code passes it to `option()`: a name that rare, passed to the
+    package's own function, is the same parameter; a common one (`timeout`) is not."""
+    rare = symbols.search("pip", "quillkit", "autocompletion", kind="parameter", of="Command")
+    assert places(rare) == {("app/cli.py", 3)}
+    assert "the notes name it on Command" in rare.hits[0].why
+    common = symbols.search("pip", "quillkit", "timeout", kind="parameter", of="Command")
+    assert ("app/cli.py", 3) not in places(common) | places(common, "weak")
