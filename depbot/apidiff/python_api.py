@@ -21,6 +21,7 @@ from depbot.apidiff.pydeprecations import scan_files
 from depbot.apidiff.pylazy import lazy_served, lazy_targets
 from depbot.apidiff.python_moved import moved_breakages, vanished_names, walk_modules
 from depbot.apidiff.records import ApiChange, Deprecation
+from depbot.core import pyast
 
 # griffe logs what it cannot resolve in a release (an alias to a Windows-only module) as
 # ERROR on stderr; the diff's own notes say what it could not compare
@@ -85,16 +86,17 @@ def python_files(root: Path, tops: Iterable[str]) -> list[Path]:
 def load_release(root: Path, name: str, notes: list[str]) -> griffe.Object | griffe.Alias | None:
     """One top module of a release, loaded statically with its own collections."""
     try:
-        return griffe.load(
-            name,
-            search_paths=[root],
-            allow_inspection=False,
-            modules_collection=griffe.ModulesCollection(),
-            lines_collection=griffe.LinesCollection(),
-            store_source=False,
-            resolve_aliases=True,
-            resolve_external=False,
-        )
+        with pyast.LOCK:  # griffe parses with ast itself: one parse at a time (core/pyast.py)
+            return griffe.load(
+                name,
+                search_paths=[root],
+                allow_inspection=False,
+                modules_collection=griffe.ModulesCollection(),
+                lines_collection=griffe.LinesCollection(),
+                store_source=False,
+                resolve_aliases=True,
+                resolve_external=False,
+            )
     except Exception as error:  # noqa: BLE001 - one bad release must not stop the others
         notes.append(f"{name} in {root.name}: could not be loaded ({type(error).__name__})")
         return None
