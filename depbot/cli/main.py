@@ -73,10 +73,14 @@ def updates_command(
 ) -> None:
     """List the pending dependency updates, grouped by update type.
 
-    By default depbot reads the checkout's manifests (requirements*.txt,
-    pyproject.toml, package.json with package-lock.json) and asks the package
-    index and the npm registry for each package's newest stable release. Or it
-    reads an update file, or the open Dependabot pull requests of a repository.
+    By default depbot reads the checkout's manifests with their locks
+    (requirements*.txt; pyproject.toml with uv.lock or poetry.lock; Pipfile and
+    Pipfile.lock; setup.cfg; setup.py, read, never run; package.json with
+    package-lock.json, yarn.lock or pnpm-lock.yaml, workspaces included) and
+    asks the package index and the npm registry for each package's newest
+    stable release. Or it reads an update file, or the open Dependabot pull
+    requests of a repository. The checkout's .github/dependabot.yml (or
+    depbot.yml's updates:) decides which updates are listed.
 
     \b
     Examples:
