@@ -350,6 +350,11 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
         verdict=verdict,
         reason=reason,
         breaking_changes=changes,
-        hits=[Hit(id=h.id, path=h.path, line=h.line, text=h.text, col=h.col) for h in hits],
+        hits=[
+            Hit(
+                id=h.id, path=h.path, line=h.line, text=h.text, col=h.col, weak=h.evidence == "weak"
+            )
+            for h in hits
+        ],
         suggested_fix=_text(args.get("suggested_fix"), MAX_FIX) if verdict == "affected" else "",
     )

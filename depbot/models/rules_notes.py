@@ -78,6 +78,9 @@ _MOVED = re.compile(
 )
 
 
+_KEYWORD_ONLY = re.compile(r"\bkeyword[- ]only\b", re.I)
+
+
 def _moved(entry: dict[str, Any]) -> bool:
     """The item says the name moved to another distribution (its words, not a package's)."""
     return bool(_MOVED.search(unfence(str(entry.get("item", "")))))
@@ -98,6 +101,8 @@ def _describe(
         return f"`{s}` moved out of {package} into another distribution in {version}"
     if kind == "behaviour" and entry is not None:
         return f'`{s}()` behaves differently since {version}: "{_quoted(entry)}"'
+    if kind == "positional" and entry is not None and _KEYWORD_ONLY.search(str(entry.get("item"))):
+        return f"`{s}()` takes its parameters by keyword only since {version}"
     return {
         "name": f"`{s}` was removed or renamed in {version}",
         "parameter": f"the `{s}` argument{of} was removed in {version}",

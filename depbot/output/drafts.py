@@ -229,7 +229,8 @@ def _hit_line(h: Hit, repo: RepoLink | None) -> str:
     text = redact(clean_line(h.text))
     if len(text) > HIT_TEXT_LIMIT:
         text = text[: HIT_TEXT_LIMIT - 1] + "…"
-    return f"- {where}: {code_span(text)}"
+    check = " (the object's type is not known here: check it)" if h.weak else ""
+    return f"- {where}: {code_span(text)}{check}"
 
 
 def _fallback_fix(verdict: Verdict) -> str:

@@ -39,9 +39,13 @@ class Hit:
     line: int
     text: str  # the line, trimmed
     col: int = 0
+    weak: bool = False  # the search could not tell the receiver is the package's: to check
 
     def to_report(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "text": self.text}
+        out: dict[str, Any] = {"path": self.path, "line": self.line, "text": self.text}
+        if self.weak:
+            out["evidence"] = "weak"
+        return out
 
 
 @dataclass

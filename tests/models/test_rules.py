@@ -204,3 +204,30 @@ def test_calls_with_the_broken_shape_on_untyped_objects_make_it_unknown_not_safe
     ((_, args),) = c.step()
     assert args["verdict"] == "unknown"
     assert "app/views.py:9" in args["reason"] and "check them" in args["reason"]
+
+
+def test_a_keyword_only_break_is_described_in_those_words_and_weak_calls_are_cited_too():
+    c = Convo(MAJOR)
+    c.step()
+    kwonly = {"symbol": "Query.fetch_page", "kind": "positional", "max_positional": 1}
+    c.answer(
+        changelog(
+            "oldlib", [item(kwonly, item="``Query.fetch_page`` parameters are keyword-only.")]
+        )
+    )
+    c.step()
+    strong = {
+        "id": "h3",
+        "path": "app/views.py",
+        "line": 9,
+        "context": "code",
+        "evidence": "strong",
+    }
+    weak = {"id": "h4", "path": "app/models.py", "line": 4, "context": "code", "evidence": "weak",
+            "why": "q.fetch_page: receiver of unknown type, called the way Query.fetch_page no longer allows"}  # fmt: skip
+    c.answer({"id": "w1", "hits": []}, {"id": "s1", "hits": [strong, weak]})
+    ((_, args),) = c.step()
+    assert args["verdict"] == "affected" and args["hit_ids"] == ["h3", "h4"]
+    assert args["breaking_changes"][0]["summary"] == (
+        "`Query.fetch_page()` takes its parameters by keyword only since 2.0.0"
+    )

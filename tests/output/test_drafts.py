@@ -283,3 +283,18 @@ def test_simple_verdict_renders_for_scoped_npm_package():
     assert d.id == "npm-babel-core-8.0.0"
     assert d.marker == "<!-- depbot: npm/@babel/core@8.0.0 -->"
     assert not re.search(r"@[A-Za-z]", prose(d.body.replace(d.marker, "")))
+
+
+def test_a_weak_call_site_is_listed_with_a_note_to_check_it_and_marked_in_the_report():
+    hits = [
+        Hit("h1", "statuspoller/http.py", 26, "method_whitelist=_RETRYABLE_METHODS,"),
+        Hit("h2", "statuspoller/jobs.py", 9, "q.build(a, b)", weak=True),
+    ]
+    verdict = urllib3_verdict(hits=hits)
+    body = render_draft(verdict).body
+    assert "- `statuspoller/http.py:26`: `method_whitelist=_RETRYABLE_METHODS,`\n" in body
+    assert "`q.build(a, b)` (the object's type is not known here: check it)" in body
+    assert [h.to_report() for h in verdict.hits][1] == {
+        "path": "statuspoller/jobs.py", "line": 9, "text": "q.build(a, b)", "evidence": "weak",
+    }  # fmt: skip
+    assert "evidence" not in verdict.hits[0].to_report()
