@@ -167,7 +167,13 @@ def _owner_of_param(sentence: str, spans: list[Span], i: int) -> str:
     return ""
 
 
+_INNER_CALL = re.compile(r"\([^()]{0,80}\)(?=\.)")
+
+
 def callee(text: str) -> str:
-    m = CALL.match(text.strip())
-    name = m.group(1) if m else text.strip()
+    """The callable a span names: ``f(x)`` → ``f``; ``Schema().load`` → ``Schema.load`` (a
+    method of the object a call makes)."""
+    text = _INNER_CALL.sub("", text.strip())
+    m = CALL.match(text)
+    name = m.group(1) if m else text
     return name.lstrip("@")

@@ -327,8 +327,10 @@ def _behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     must be verified. The subject is the callable before the verb (or, for "the default
     of `x` in `f()`", the callable the sentence names)."""
     named = [s for s in spans if not QUOTED.match(s.text.strip()) and not KWARG.match(s.text)]
-    callables = [s for s in named if CALL.match(s.text.strip()) or DOTTED.match(s.text.strip())]
-    subject = callables[:1] or named[:1]
+    callables = [s for s in named if CALL.match(s.text.strip()) or DOTTED.match(callee(s.text))]
+    verb = BEHAVIOUR.search(sentence)
+    before = [s for s in callables if verb is not None and s.end <= verb.start()]
+    subject = before[:3] or callables[:1] or named[:1]  # "`a()` and `b()` now return …": both
     out = []
     for s in subject:
         name = _searchable_name(callee(s.text))

@@ -141,3 +141,13 @@ def test_a_rewrite_is_announced_as_breaking(body):
 def test_a_removed_callback_option_is_still_a_removed_option_not_a_promise_api():
     ((category, found),) = read("- Remove the `onDone` callback option.")
     assert category == "breaking" and found == [("onDone", "name")]
+
+
+def test_methods_of_a_made_object_and_every_subject_of_the_verb_are_searched():
+    """ "`Store().load` and `Store().dump` return ``data`` instead of a tuple": both methods
+    changed behaviour, named as methods of the object a call makes."""
+    ((category, found),) = read(
+        "- `Store().load` and `Store().dump` return ``data`` instead of a ``(data, errors)`` tuple."
+    )
+    assert category == "breaking"
+    assert found == [("Store.load", "behaviour"), ("Store.dump", "behaviour")]
