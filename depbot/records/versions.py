@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache, total_ordering
 from typing import Any
 
-import semver
 from packaging.version import InvalidVersion
 from packaging.version import Version as PepVersion
 
@@ -54,18 +53,30 @@ def normalize_ecosystem(name: str) -> str:
         ) from None
 
 
-def _semver_key(v: semver.Version) -> tuple[Any, ...]:
+# SemVer 2.0.0's own regular expression (semver.org), with minor and patch optional ("1.2"
+# is 1.2.0, as npm registries never write but people do). Not the `semver` distribution: the
+# node-semver releases before 0.9 shipped a top-level `semver` package of their own, and an
+# upgrade past them deleted the other's files ("No module named 'semver'").
+_NUM = r"(?:0|[1-9]\d*)"
+_PRE_ID = r"(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
+_SEMVER = re.compile(
+    rf"^(?P<major>{_NUM})(?:\.(?P<minor>{_NUM})(?:\.(?P<patch>{_NUM}))?)?"
+    rf"(?:-(?P<prerelease>{_PRE_ID}(?:\.{_PRE_ID})*))?"
+    r"(?:\+(?P<build>[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?\Z"
+)
+
+
+def _semver_key(release: tuple[int, int, int], prerelease: str) -> tuple[Any, ...]:
     # semver 2.0.0 precedence: a pre-release sorts before its release; numeric
     # identifiers compare numerically and sort before alphanumeric ones.
-    if v.prerelease:
+    if prerelease:
         ids = tuple(
-            (0, int(part), "") if part.isdigit() else (1, 0, part)
-            for part in str(v.prerelease).split(".")
+            (0, int(part), "") if part.isdigit() else (1, 0, part) for part in prerelease.split(".")
         )
         pre: tuple[Any, ...] = (0, ids)
     else:
         pre = (1, ())
-    return (v.major, v.minor, v.patch, pre)
+    return (*release, pre)
 
 
 @total_ordering
@@ -134,12 +145,12 @@ def _parse_version(ecosystem: str, text: str) -> Version | None:
             and pv.local is None
         )
         return Version("pip", raw, tuple(pv.release), pv.is_prerelease, semver_like, pv)
-    try:
-        sv = semver.Version.parse(raw, optional_minor_and_patch=True)
-    except (ValueError, TypeError):
+    m = _SEMVER.match(raw)
+    if m is None:
         return None
-    release = (sv.major, sv.minor, sv.patch)
-    return Version("npm", raw, release, bool(sv.prerelease), True, _semver_key(sv))
+    release = (int(m["major"]), int(m["minor"] or 0), int(m["patch"] or 0))
+    pre = m["prerelease"] or ""
+    return Version("npm", raw, release, bool(pre), True, _semver_key(release, pre))
 
 
 def is_newer(ecosystem: str, candidate: str, current: str) -> bool:

@@ -99,3 +99,28 @@ def test_ecosystem_aliases():
 def test_comparing_across_ecosystems_is_refused():
     with pytest.raises(TypeError):
         parse_version("pip", "1.0") < parse_version("npm", "1.0.0")  # noqa: B015
+
+
+@pytest.mark.parametrize(
+    ("text", "release", "prerelease"),
+    [
+        ("1", (1, 0, 0), False),
+        ("1.2", (1, 2, 0), False),
+        ("1.2.3-rc.1+build.5", (1, 2, 3), True),
+        ("0.0.0-0", (0, 0, 0), True),
+        ("1.2.3-x-y.7.z", (1, 2, 3), True),
+        ("1.2.3+b-1", (1, 2, 3), False),
+    ],
+)
+def test_npm_versions_are_read_by_the_semver_grammar(text, release, prerelease):
+    v = parse_version("npm", text)
+    assert v is not None and (v.release, v.is_prerelease) == (release, prerelease)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["01.2.3", "1.02.3", "1.2.03", "1.2.3-01", "1.2.3-", "1.2.3+", "1.2.3.4", "1.2.3-a..b",
+     "1.2-rc_1", "1.2.3+b..c", "x.2.3", "1.2.3 4"],
+)  # fmt: skip
+def test_what_the_semver_grammar_refuses_is_not_an_npm_version(text):
+    assert parse_version("npm", text) is None
