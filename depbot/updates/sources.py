@@ -146,13 +146,14 @@ def _read_manifests(repo: Path, settings: Settings) -> tuple[list[Declared], lis
     warnings: list[str] = []
     broken: list[InputError] = []
     read = 0
+    memo: dict[Path, Any] = {}  # what the manifests of one workspace share, learned once
     for path in find_manifests(repo, settings):
         too_big = _too_big(path, repo, settings.max_manifest_bytes)
         if too_big:
             warnings.append(too_big)
             continue
         try:
-            deps, warns = read_manifest(path, repo)
+            deps, warns = read_manifest(path, repo, memo=memo)
         except InputError as exc:  # one broken manifest (a test fixture's) ends nothing else
             broken.append(exc)
             warnings.append(f"{exc}; skipped, the other manifests are read")

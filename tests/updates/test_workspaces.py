@@ -247,3 +247,29 @@ def test_a_range_on_a_package_of_the_same_workspace_is_linked_not_a_registry_upd
     ]
     site, _ = read_manifest(tmp_path / "site/package.json", tmp_path)
     assert [d.name for d in site] == ["@acme/core"]  # not a member: from the registry
+
+
+def test_one_scan_walks_a_workspace_once_for_all_its_members(tmp_path, monkeypatch):
+    """Every member asks for the workspace's package names: one scan walks the tree once
+    (it walked it once per member, node_modules included: 0.95 s for 20 members)."""
+    from depbot.updates.manifests import workspaces
+
+    walks: list[Path] = []
+    real = workspaces._package_jsons
+    monkeypatch.setattr(workspaces, "_package_jsons", lambda f: walks.append(f) or real(f))
+    files = {
+        "package.json": pkg("monorepo", {}, workspaces=["packages/*"]),
+        "package-lock.json": "{}",
+    }
+    for i in range(5):
+        files[f"packages/p{i}/package.json"] = pkg(
+            f"@acme/p{i}", {f"@acme/p{(i + 1) % 5}": "^1.0.0"}
+        )
+    write(tmp_path, files)
+    memo: dict = {}
+    for i in range(5):
+        deps, warnings = read_manifest(
+            tmp_path / f"packages/p{i}/package.json", tmp_path, memo=memo
+        )
+        assert deps == [] and "a package of this workspace" in warnings[0]
+    assert walks == [tmp_path]

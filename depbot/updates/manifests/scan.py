@@ -482,16 +482,23 @@ def _not_ignored(root: Path, paths: list[Path]) -> list[Path]:
 
 
 def read_manifest(
-    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+    path: Path,
+    root: Path,
+    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES,
+    memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """Parse one manifest found by ``find_manifests`` with its lock (``_read_one``), and
-    note each pip requirement that has neither a pin, a lock nor an upper bound."""
-    deps, notes = _read_one(path, root, secret_files)
+    note each pip requirement that has neither a pin, a lock nor an upper bound. ``memo``:
+    what one scan learns once for many manifests (a workspace's member packages)."""
+    deps, notes = _read_one(path, root, secret_files, memo)
     return deps, notes + [n for n in unlocked_notes(deps) if n not in notes]
 
 
 def _read_one(
-    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+    path: Path,
+    root: Path,
+    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES,
+    memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """Parse one manifest and its lock (uv.lock / poetry.lock, Pipfile.lock, the npm locks).
 
@@ -512,7 +519,7 @@ def _read_one(
         return read_setuptools(path, root, secret_files)
     if path.name == "package.json":
         text = _read_text(path, label)
-        return read_package_json(path, root, text, label, secret_files)
+        return read_package_json(path, root, text, label, secret_files, memo)
     return parse_requirements(path, root, secret_files)
 
 

@@ -13,6 +13,7 @@ warning and the declared ranges are used.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -113,17 +114,35 @@ def find_npm_lock(path: Path, root: Path, secret_files: Iterable[str]) -> tuple[
 _MAX_MEMBERS = 2000
 
 
-def member_packages(folder: Path, root: Path, secret_files: Iterable[str]) -> dict[str, str]:
+def _package_jsons(folder: Path) -> list[Path]:
+    """Every package.json below ``folder``, sorted; installed packages (node_modules) are
+    not walked into."""
+    found = []
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "node_modules"]
+        if "package.json" in files:
+            found.append(Path(current) / "package.json")
+    return sorted(found)
+
+
+def member_packages(
+    folder: Path, root: Path, secret_files: Iterable[str], memo: dict[Path, Any] | None = None
+) -> dict[str, str]:
     """name → folder (relative to the checkout) of every package of the workspace whose root
-    is ``folder`` (its own package.json included); {} when ``folder`` is no workspace root."""
+    is ``folder`` (its own package.json included); {} when ``folder`` is no workspace root.
+    ``memo``: one scan's answers by folder (each member of a workspace asks the same)."""
+    if memo is not None and folder in memo:
+        return memo[folder]
     globs = _globs_of(folder, root, secret_files)
-    if not globs:
-        return {}
     out: dict[str, str] = {}
+    if memo is not None:
+        memo[folder] = out
+    if not globs:
+        return out
     seen = 0
-    for pj in sorted(folder.rglob("package.json")):
+    for pj in _package_jsons(folder):
         rel = pj.parent.relative_to(folder).as_posix()
-        if "node_modules" in pj.parts or not (rel == "." or is_member(rel, globs)):
+        if not (rel == "." or is_member(rel, globs)):
             continue
         seen += 1
         if seen > _MAX_MEMBERS:
@@ -139,14 +158,19 @@ def member_packages(folder: Path, root: Path, secret_files: Iterable[str]) -> di
 
 
 def read_package_json(
-    path: Path, root: Path, text: str, label: str, secret_files: Iterable[str]
+    path: Path,
+    root: Path,
+    text: str,
+    label: str,
+    secret_files: Iterable[str],
+    memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """A package.json's dependencies with the versions of its lock (beside or workspace root);
     a dependency on a package of its own workspace is linked, not a registry update."""
     lock, importer = find_npm_lock(path, root, secret_files)
     if lock is None:
         return parse_package_json_text(text, label)
-    own = member_packages(lock.parent, root, secret_files)
+    own = member_packages(lock.parent, root, secret_files, memo)
     lock_text, why = read_confined(root, lock, secret_files)
     if lock_text is None:
         deps, notes = parse_package_json_text(text, label, workspace=own)
