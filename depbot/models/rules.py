@@ -229,11 +229,12 @@ def _conclusion(st: _State) -> dict[str, Any]:
             if dep is not None and strong:
                 also.append((*dep, [h["id"] for h in strong]))
             continue
-        if search.args.get("kind") in SHAPE_KINDS:
-            shaped.extend(
-                h for h in res.get("hits") or []
-                if h.get("evidence") == "weak" and h.get("context", "code") == "code"
-            )  # fmt: skip
+        # weak hits of a call-shape search: the broken call on an object of unknown type
+        weak_shaped = [
+            h for h in res.get("hits") or []
+            if h.get("evidence") == "weak" and h.get("context", "code") == "code"
+        ] if search.args.get("kind") in SHAPE_KINDS else []  # fmt: skip
+        shaped.extend(weak_shaped)
         excluded += (
             len(res.get("hits") or []) - len(strong) + sum((res.get("excluded") or {}).values())
         )
@@ -248,12 +249,10 @@ def _conclusion(st: _State) -> dict[str, Any]:
             for h in strong:
                 if h["id"] not in hits:
                     hits.append(h["id"])
-            if search.args.get("kind") in SHAPE_KINDS:  # the same broken call, receiver untyped:
-                for h in res.get("hits") or []:  # cited too, for the reviewer to check
-                    weak = h.get("evidence") == "weak" and h.get("context", "code") == "code"
-                    if weak and h["id"] not in hits:
-                        paths[h["id"]] = str(h.get("path", ""))
-                        hits.append(h["id"])
+            for h in weak_shaped:  # cited too, for the reviewer to check
+                if h["id"] not in hits:
+                    paths[h["id"]] = str(h.get("path", ""))
+                    hits.append(h["id"])
             for cand, entry in cands:
                 if _search_args(package, cand) == search.args:
                     hit_cands.append((cand, entry))

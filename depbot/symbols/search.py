@@ -161,7 +161,7 @@ class SymbolSearch:
         if origin.startswith("literal:"):
             return Binding("builtin")
         if origin.startswith(("chain:", "class:")):  # a value made from, or a class based on
-            parts = [p for p in re.split(r"[.()\[\]]+", origin[6:]) if p]
+            parts = [p for p in re.split(r"[.()\[\]]+", origin.partition(":")[2]) if p]
             inner = resolve(parts[0]) if parts else Binding("unknown")
             if inner.kind in ("package", "local-package"):
                 return Binding("local-package", parts[-1])
