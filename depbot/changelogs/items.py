@@ -25,6 +25,12 @@ _NEUTRAL_CTX = re.compile(
     re.I,
 )
 
+# a release that says it starts over: every use of the package may break
+REWRITE = (
+    r"\b(full|complete|total)\s+rewrite\b|\brewritten\s+from\s+(scratch|the\s+ground\s+up)\b"
+    r"|\bbrand[- ]new\s+(module|api|library|package|implementation)\b"
+)
+
 _BREAKING_WORDS = re.compile(
     r"""(?ix)
     \bbreaking\b | \bbackwards?[- ]incompatible | \bincompatible\b
@@ -36,10 +42,8 @@ _BREAKING_WORDS = re.compile(
     | \b(is|are)\s+now\s+async | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
     | \bpure\s+ES\s?M | \bES\s+module\s+only | \bdefault\s+export
     | \binstead\s+of\s+((taking|accepting|using|calling)\s+)?(a\s+|the\s+)?callbacks?\b
-    | \bcallbacks?\s+(are|is)\s+no\s+longer\b | \b(full|complete|total)\s+rewrite\b
-    | \brewritten\s+from\s+(scratch|the\s+ground\s+up)\b
-    | \bbrand[- ]new\s+(module|api|library|package|implementation)\b
-    """
+    | \bcallbacks?\s+(are|is)\s+no\s+longer\b | """
+    + REWRITE
 )
 FUTURE_REMOVAL = re.compile(
     r"\b(will|to)\s+be\s+removed|\bwill\s+go\s+away|\bgoes\s+away\s+in|\bscheduled\s+for\s+removal|"

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from depbot.changelogs.items import REWRITE
 from depbot.changelogs.wording import behaviour_change
 from depbot.core.fence import unfence
 from depbot.core.limits import MAX_CALLS_PER_REPLY
@@ -51,9 +52,8 @@ MAX_HITS_CITED = 20
 
 # "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright
 _ANNOUNCED_BREAK = re.compile(
-    r"\bBREAKING\b|\(breaking(?: change)?\)|\bbreaking changes?\b|\bbackwards?[- ]incompatible\b"
-    r"|\b(full|complete|total)\s+rewrite\b|\brewritten\s+from\s+(scratch|the\s+ground\s+up)\b"
-    r"|\bbrand[- ]new\s+(module|api|library|package|implementation)\b",
+    r"\bBREAKING\b|\(breaking(?: change)?\)|\bbreaking changes?\b|\bbackwards?[- ]incompatible\b|"
+    + REWRITE,
     re.I,
 )
 
