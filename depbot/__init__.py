@@ -23,6 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+# Every ecosystem registers its version grammar with ``depbot.records.versions`` on import;
+# loading the table here means no record is made before it is full.
+import depbot.ecosystems  # noqa: E402,F401  (light: packaging and depbot's records only)
+
 # public name → the module that defines it (or the package that exports it)
 _EXPORTS: dict[str, str] = {
     "BreakingChange": "depbot.records.verdict",

@@ -2,11 +2,11 @@
 
 Each package is a stage of the pipeline and imports only the stages below it::
 
-    core < records < github < updates < changelogs < search < symbols < models < agent
-         < output < pipeline < evals < cli
+    core < records < ecosystems < github < updates < changelogs < search < symbols < models
+         < agent < output < pipeline < evals < cli
 
 ``fakes`` (loopback stand-ins for the registries, GitHub and a model server) stands beside
-that order: it imports only ``core`` and ``records``, and only ``evals`` and ``cli`` (and the
+that order: it imports only ``core``, ``records`` and ``ecosystems``, and only ``evals`` and ``cli`` (and the
 tests) import it. ``depbot/__init__.py`` and ``depbot/__main__.py`` are the top face and may
 import anything; a package may import from the top face only ``__version__``. ``depbot/demo/``
 is the client code of an example, not depbot, and is not read.
@@ -30,6 +30,7 @@ SRC = ROOT / "depbot"
 LAYERS = (
     "core",
     "records",
+    "ecosystems",
     "github",
     "updates",
     "artifacts",
@@ -46,7 +47,7 @@ LAYERS = (
 )
 RANK = {name: i for i, name in enumerate(LAYERS)}
 FAKES = "fakes"
-FAKES_MAY_IMPORT = frozenset({"core", "records"})
+FAKES_MAY_IMPORT = frozenset({"core", "records", "ecosystems"})
 MAY_IMPORT_FAKES = frozenset({"evals", "cli"})
 PACKAGES = frozenset({*LAYERS, FAKES})
 TOP = "the top face"  # depbot/__init__.py and depbot/__main__.py

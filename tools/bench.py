@@ -66,11 +66,11 @@ from bench_repo import World, make_world  # noqa: E402
 from bench_world import make_deps, write_upstream  # noqa: E402
 
 from depbot.core.cache import CACHE_NAME  # noqa: E402
+from depbot.ecosystems import canonical_name  # noqa: E402
 from depbot.fakes.loopback import Reply  # noqa: E402
 from depbot.fakes.model_server import ModelServer  # noqa: E402
 from depbot.fakes.upstream import FakeUpstream  # noqa: E402
 from depbot.models.rules import rules_responder  # noqa: E402
-from depbot.records.names import canonical_name  # noqa: E402
 from depbot.records.repository import parse_repository  # noqa: E402
 
 UNLIMITED = 10**12

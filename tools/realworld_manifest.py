@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-from depbot.records.names import canonical_name
+from depbot.ecosystems import canonical_name
 from depbot.updates.manifests.scan import read_manifest
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from depbot import ecosystems
 from depbot.changelogs.breaking import CANDIDATE_KINDS
 from depbot.core.limits import MAX_CALLS_PER_REPLY
 
@@ -58,7 +59,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "type": "object",
             "properties": {
                 "package": {"type": "string", "maxLength": 214},
-                "ecosystem": {"type": "string", "enum": ["pip", "npm"]},
+                "ecosystem": {"type": "string", "enum": ecosystems.NAMES},
             },
             "required": ["package"],
             "additionalProperties": False,

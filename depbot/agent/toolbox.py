@@ -47,10 +47,10 @@ from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
 from depbot.core.fence import fence, redact, strip_invisible
 from depbot.core.redact import redact_text
+from depbot.ecosystems import normalize_ecosystem
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
-from depbot.records.versions import normalize_ecosystem
 
 # the names other modules import from here (the specs and the seam moved out of this file)
 __all__ = [

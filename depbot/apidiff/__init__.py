@@ -10,14 +10,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from depbot import ecosystems
 from depbot.apidiff.npm_api import npm_changes, read_package
 from depbot.apidiff.python_api import python_changes
 from depbot.apidiff.records import ApiChange, ApiDiff, Deprecation
 
 __all__ = ["ApiChange", "ApiDiff", "Deprecation", "diff_releases"]
-
-PYTHON = frozenset({"pip", "pypi", "python"})
-NPM = frozenset({"npm"})
 
 
 def diff_releases(
@@ -37,9 +35,11 @@ def diff_releases(
             diff.notes.append(f"{label}: no unpacked release at {root.name}")
     if diff.notes:
         return diff
-    if ecosystem in PYTHON:
+    eco = ecosystems.find(ecosystem)
+    language = eco.language if eco else None
+    if language == "python":
         diff.changes, diff.deprecated = python_changes(old_root, new_root, diff.notes, diff.stats)
-    elif ecosystem in NPM:
+    elif language == "javascript":
         old = read_package(old_root, old_label, diff.notes)
         new = read_package(new_root, new_label, diff.notes)
         diff.changes = npm_changes(old, new, diff.notes)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from depbot import ecosystems
 from depbot.apidiff.records import ApiChange, ApiDiff
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
@@ -64,6 +65,11 @@ class JoinResult:
     findings: list[Finding]
     deprecated: list[Finding]
     notes: list[str]
+
+
+def _javascript(diff: ApiDiff) -> bool:
+    """Whether the diff is of a JavaScript package (its places and uses read as such)."""
+    return ecosystems.get(diff.ecosystem).language == "javascript"
 
 
 def _leaf(path: str) -> str:
@@ -131,7 +137,7 @@ def queries(diff: ApiDiff, report: ImportReport, names: set[str]) -> tuple[list[
     """The symbol searches the join needs; ``names``: identifiers the importing files use."""
     if not report.sites:
         return [], []
-    if diff.ecosystem == "npm":
+    if _javascript(diff):
         return _npm_queries(diff, report), []
     tops = {s.module.split(".")[0] for s in report.sites}
     used = used_paths(report)
@@ -205,7 +211,7 @@ def _sentence(change: ApiChange) -> str:
 
 def _place(diff: ApiDiff, change: ApiChange, artifact: str) -> tuple[str, str]:
     """(the ``where`` line, the ``source``: artifact and file)."""
-    if diff.ecosystem == "npm":  # npm places already start with the release's label
+    if _javascript(diff):  # npm places already start with the release's label
         file = change.where.split(" · ")[1] if " · " in change.where else "package.json"
         return f"{change.where} · {_sentence(change)}", f"{artifact}: {file}"
     file = change.where or change.path.replace(".", "/")
@@ -279,7 +285,7 @@ def join(
     used = used_paths(report)
     findings: list[Finding] = []
     for change in _first_keyword_only(diff.changes):
-        if diff.ecosystem == "npm":
+        if _javascript(diff):
             hits = _npm_uses(change, report.sites, answers)
         else:
             hits = _python_uses(change, used, answers)

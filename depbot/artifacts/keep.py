@@ -4,12 +4,9 @@ Every member name is checked first: an absolute path, a drive letter or a ``..``
 the whole artifact refused (``Unsafe``), kept or not. Then the member is mapped to its path
 under the unpacked root, or None when the API models do not need it:
 
-- ``pip`` (wheel: as is; sdist: without its top folder, and without ``src/``): ``*.py``,
-  ``*.pyi``, ``py.typed``; not ``setup.py``/``conftest.py``/``noxfile.py`` at the top, not
-  the top-level ``docs``, ``examples``, ``benchmarks`` folders;
-- ``npm`` (without its top folder, ``package/``): ``package.json``, ``*.d.ts``, ``*.d.mts``,
-  ``*.d.cts``, ``*.js``, ``*.mjs``, ``*.cjs`` (not ``*.min.*`` bundles); nothing under
-  ``node_modules``;
+- what each ecosystem's API model reads (``keep_member`` of ``depbot/ecosystems/<name>/``:
+  Python sources and stubs of a wheel or sdist; an npm tarball's ``package.json``,
+  declarations and scripts);
 - never anything in a tests folder (``test``, ``tests``, ``__tests__``).
 """
 
@@ -17,12 +14,9 @@ from __future__ import annotations
 
 import re
 
+from depbot import ecosystems
+
 TEST_DIRS = frozenset({"test", "tests", "__tests__"})
-_PIP_TOP_SKIP_FILES = frozenset({"setup.py", "conftest.py", "noxfile.py"})
-_PIP_TOP_SKIP_DIRS = frozenset({"docs", "doc", "examples", "benchmarks"})
-_PIP_FILE = re.compile(r"^(?:.+\.pyi?|py\.typed)$")
-_NPM_FILE = re.compile(r"^(?:package\.json|.+\.d\.[mc]?ts|.+\.[mc]?js)$")
-_MINIFIED = re.compile(r"\.min\.[mc]?js$")
 
 
 class Unsafe(ValueError):
@@ -42,20 +36,7 @@ def safe_parts(name: str) -> list[str]:
 
 def target(ecosystem: str, kind: str, name: str) -> str | None:
     """The relative path a member is kept at, or None; raises ``Unsafe``."""
-    parts = safe_parts(name)
-    if ecosystem == "npm" or kind == "sdist":
-        parts = parts[1:]  # package/ of a tarball, <name>-<version>/ of an sdist
-    if kind == "sdist" and parts[:1] == ["src"]:
-        parts = parts[1:]
-    if not parts or any(p in TEST_DIRS for p in parts[:-1]):
+    kept = ecosystems.get(ecosystem).keep_member(kind, safe_parts(name))
+    if kept is None or any(p in TEST_DIRS for p in kept.split("/")[:-1]):
         return None
-    base = parts[-1]
-    if ecosystem == "npm":
-        keep = bool(_NPM_FILE.match(base)) and not _MINIFIED.search(base)
-        keep = keep and "node_modules" not in parts
-    else:
-        keep = bool(_PIP_FILE.match(base))
-        if kind == "sdist":
-            keep = keep and not (len(parts) == 1 and base in _PIP_TOP_SKIP_FILES)
-            keep = keep and not (len(parts) > 1 and parts[0] in _PIP_TOP_SKIP_DIRS)
-    return "/".join(parts) if keep else None
+    return kept

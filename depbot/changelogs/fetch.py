@@ -65,6 +65,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TypeVar
 
+from depbot import ecosystems
 from depbot.changelogs.assemble import assemble
 from depbot.changelogs.discovery import (
     CHANGELOG_FILE,
@@ -88,10 +89,11 @@ from depbot.core.cache import IMMUTABLE, notes_policy
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
+from depbot.ecosystems import canonical_name, normalize_ecosystem
 from depbot.github.client import Entry, GitHubClient
-from depbot.records.names import canonical_name
-from depbot.records.versions import Version, normalize_ecosystem
-from depbot.updates.registries import PackageInfo, Registries
+from depbot.records.package import PackageInfo
+from depbot.records.versions import Version
+from depbot.updates.registries import Registries, registry_url
 
 T = TypeVar("T")
 
@@ -189,7 +191,7 @@ class ChangelogFetcher(TagSource, ReleaseSource, FolderSource):
             self._from_releases(run, repo)
         if repo and repo not in run.missing_repos:  # a major: its upgrade guide, when needed
             self._from_guides(run, repo, info.directory, run.new_tags.get(repo))
-        if eco == "pip" and not run.covered():
+        if not run.covered():
             self._from_description(run, info)
         return self._result(run)
 
@@ -386,9 +388,11 @@ class ChangelogFetcher(TagSource, ReleaseSource, FolderSource):
         self._read(run, repo, path, tag, quiet_404=True, at_tag=True)
 
     def _from_description(self, run: FetchState, info: PackageInfo) -> None:
-        if not info.description.strip():
+        eco = ecosystems.get(run.eco)
+        page = eco.description_page(registry_url(self.settings, eco), info.name)
+        if page is None or not info.description.strip():
             return
-        source = f"{self.settings.pypi_url}/project/{info.name}/"
+        source = page
         sections = parse_sections(info.description, source, ecosystem=run.eco, kind="description")
         label = "the long description on the package index"
         if sections:

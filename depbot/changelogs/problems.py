@@ -4,6 +4,7 @@ trace, a token or a response body. Pure: no I/O.
 
 from __future__ import annotations
 
+from depbot import ecosystems
 from depbot.core.breaker import failure_reason
 from depbot.core.errors import CONNECTION_FAILURES, UpstreamError
 
@@ -54,7 +55,7 @@ def github_problem(exc: UpstreamError, what: str, hint: str = "") -> str:
 
 def registry_problem(exc: UpstreamError, eco: str, package: str) -> UpstreamError:
     """The error ``fetch`` raises when the registry metadata itself could not be read."""
-    where = "the package index" if eco == "pip" else "the npm registry"
+    where = f"the {ecosystems.get(eco).registry_label}"
     if exc.kind == "not_found":
         msg = f"{package} was not found on {where}; check the package name"
     elif exc.kind in ("rate_limited", "server_error", "timeout", "connection", "bad_response"):

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from depbot import ecosystems
 from depbot.changelogs.markup import ATX as _ATX
 from depbot.changelogs.markup import BULLET as _BULLET
 from depbot.changelogs.markup import FENCE as _FENCE
@@ -114,14 +115,12 @@ _MARKDOWN_EXTS = (".md", ".markdown", ".mdx", ".mkd")
 
 @lru_cache(maxsize=65536)
 def version_key(ecosystem: str, text: str) -> Version | None:
-    """Parse a version as a changelog writes it; npm gets leading zeros and "rc1" forgiven."""
+    """Parse a version as a changelog writes it, as its ecosystem forgives (npm: "1.02", "rc1")."""
     v = parse_version(ecosystem, text)
-    if v is not None or ecosystem != "npm":
+    if v is not None:
         return v
-    raw = text.strip().lstrip("vV")
-    fixed = re.sub(r"(?<![\w.])0+(?=\d)|(?<=\.)0+(?=\d)", "", raw)
-    fixed = re.sub(r"^(\d+(?:\.\d+)*)(?=[A-Za-z])", r"\1-", fixed)
-    return parse_version(ecosystem, fixed) if fixed != raw else None
+    fixed = ecosystems.get(ecosystem).forgiving_version(text)
+    return parse_version(ecosystem, fixed) if fixed is not None else None
 
 
 def section_key(ecosystem: str, section: Section) -> Version | None:

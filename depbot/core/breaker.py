@@ -55,10 +55,14 @@ def endpoint_of(settings: Settings, url: str) -> Endpoint:
     """Which configured endpoint(s) the host of ``url`` is."""
     parts = urlsplit(url)
     netloc = parts.netloc.lower()
+    endpoints = [(label, getattr(settings, name, None), eco) for label, name, eco in _ENDPOINTS]
+    # an ecosystem's registry set by name (DEPBOT_REGISTRY_URLS) before any of the fields
+    extra = getattr(settings, "registry_urls", {})
+    endpoints[:0] = [(f"{eco} registry", url, eco) for eco, url in extra.items()]
     found = [
         (label, base, eco)
-        for label, name, eco in _ENDPOINTS
-        if (base := getattr(settings, name, None)) and urlsplit(base).netloc.lower() == netloc
+        for label, base, eco in endpoints
+        if base and urlsplit(base).netloc.lower() == netloc
     ]
     if not found:
         files = netloc in {h.lower() for h in getattr(settings, "artifact_hosts", ())}

@@ -122,6 +122,16 @@ def _url(name: str, value: str) -> str:
     return value.rstrip("/")
 
 
+def _registry_urls(raw: str | None) -> dict[str, str]:
+    urls = {}
+    for pair in _names(raw):
+        name, sep, url = pair.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"DEPBOT_REGISTRY_URLS takes name=URL pairs, got {pair!r}")
+        urls[name.strip().lower()] = _url("DEPBOT_REGISTRY_URLS", url.strip())
+    return urls
+
+
 @dataclass(frozen=True)
 class Settings:
     # upstream endpoints
@@ -129,6 +139,9 @@ class Settings:
     npm_url: str = DEFAULT_NPM_URL
     github_api_url: str = DEFAULT_GITHUB_API_URL
     raw_url: str = DEFAULT_RAW_URL  # raw repository files (DEPBOT_RAW_URL)
+    # the registry of any ecosystem by its name, before the field the ecosystem names
+    # (``pypi_url``, ``npm_url``): DEPBOT_REGISTRY_URLS="name=https://...,name2=https://..."
+    registry_urls: Mapping[str, str] = field(default_factory=dict, hash=False)
     github_token: str | None = field(default=None, repr=False)
     # who authors depbot's issues when GET /user answers 403 (an app or Actions token):
     # DEPBOT_BOT_LOGIN, else github-actions[bot] under GITHUB_ACTIONS=true
@@ -236,6 +249,7 @@ class Settings:
                 "GITHUB_API_URL", env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL
             ),
             "raw_url": _url("DEPBOT_RAW_URL", env.get("DEPBOT_RAW_URL") or DEFAULT_RAW_URL),
+            "registry_urls": _registry_urls(env.get("DEPBOT_REGISTRY_URLS")),
             "github_token": env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or None,
             "bot_login": (
                 env.get("DEPBOT_BOT_LOGIN")
@@ -322,6 +336,7 @@ class Settings:
     def configured_hosts(self) -> frozenset[str]:
         """``host[:port]`` of the endpoints the user configured: trusted wherever they resolve."""
         urls = (self.pypi_url, self.npm_url, self.github_api_url, self.raw_url)
+        urls += tuple(self.registry_urls.values())
         return frozenset(urlsplit(url).netloc.lower() for url in urls)
 
     @property

@@ -64,11 +64,12 @@ from urllib.parse import unquote
 from packaging.version import InvalidVersion
 from packaging.version import Version as PepVersion
 
+from depbot.ecosystems import canonical_name
 from depbot.fakes import artifacts as fake_artifacts
 from depbot.fakes import upstream_github as fake_github
 from depbot.fakes.loopback import LoopbackServer, Reply, Request
 from depbot.fakes.upstream_github import TAG_VERSION as _TAG_VERSION
-from depbot.records.names import canonical_name, normalize
+from depbot.records.names import normalize
 from depbot.records.repository import parse_repository
 from depbot.records.versions import parse_version
 

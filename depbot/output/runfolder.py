@@ -151,6 +151,8 @@ def fingerprint(
     """What this run's verdicts depend on; ``out_dir`` (perhaps inside ``repo``) is left out."""
     checkout, shown = checkout_state(Path(repo), Path(out_dir), settings.exclude_dirs)
     chosen = {name: getattr(settings, name, None) for name in VERDICT_SETTINGS}
+    if settings.registry_urls:  # an ecosystem's registry set by name (absent: as before)
+        chosen["registry_urls"] = dict(settings.registry_urls)
     return {
         "checkout": checkout,
         "checkout_shown": shown,

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from depbot import ecosystems
 from depbot.agent.trace import Trace
 from depbot.apidiff import diff_releases
 from depbot.apidiff.join import ReleaseDiff
@@ -77,7 +78,7 @@ class LiveServices:
 
     def names_used(self, ecosystem: str, package: str) -> set[str]:
         """The identifiers of the Python files that import ``package`` (npm: none needed)."""
-        if ecosystem != "pip":
+        if ecosystems.get(ecosystem).language != "python":
             return set()
         names: set[str] = set()
         for path in self.symbols.report(ecosystem, package).files:
@@ -106,7 +107,8 @@ class LiveServices:
         if not isinstance(old, ReleaseFiles) or not isinstance(new, ReleaseFiles):
             return ReleaseDiff(None, "", problems)
         for files in (old, new):
-            count = _python_files(files.root) if update.ecosystem == "pip" else 0
+            python = ecosystems.get(update.ecosystem).language == "python"
+            count = _python_files(files.root) if python else 0
             if count > MAX_DIFF_FILES:
                 reason = f"{files.artifact}: {count} Python files, too big to diff in this run"
                 return ReleaseDiff(None, new.artifact, [f"{reason} (limit {MAX_DIFF_FILES})"])

@@ -1,4 +1,8 @@
-"""Versions of both ecosystems: PEP 440 for pip, semver for npm. Pure functions, no I/O.
+"""Versions and update types, whatever the ecosystem's grammar. Pure functions, no I/O.
+
+Each ecosystem reads its own versions (PEP 440 for pip, SemVer for npm: its folder under
+``depbot/ecosystems/``) into a ``Version``; what follows from two of them (the update type,
+whether semver allows a break, ranges, order) is the same for all and written here.
 
 >>> update_type("pip", "1.26.18", "2.0.7")
 'major'
@@ -11,78 +15,34 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache, total_ordering
 from typing import Any
 
-from packaging.version import InvalidVersion
-from packaging.version import Version as PepVersion
-
-ECOSYSTEMS = ("pip", "npm")
-
-# Dependabot's package-ecosystem names and the names people write for them.
-_ECOSYSTEM_ALIASES = {
-    "pip": "pip",
-    "pypi": "pip",
-    "python": "pip",
-    "pip-compile": "pip",
-    "pip_compile": "pip",
-    "pipenv": "pip",
-    "poetry": "pip",
-    "uv": "pip",
-    "npm": "npm",
-    "npm_and_yarn": "npm",
-    "yarn": "npm",
-    "pnpm": "npm",
-    "bun": "npm",
-    "javascript": "npm",
-    "node": "npm",
-}
-
 UPDATE_TYPES = ("major", "minor", "patch", "other")
 
-
-def normalize_ecosystem(name: str) -> str:
-    """Map an ecosystem name (``npm_and_yarn``, ``PyPI``, ...) to ``pip`` or ``npm``."""
-    key = (name or "").strip().lower()
-    try:
-        return _ECOSYSTEM_ALIASES[key]
-    except KeyError:
-        raise ValueError(
-            f"unknown ecosystem {name!r} (supported: pip, npm, and Dependabot's aliases)"
-        ) from None
+# ecosystem name (and each of its aliases) -> how it reads a version. Each ecosystem brings its
+# own grammar (depbot/ecosystems/<name>/versions.py) and ``depbot.ecosystems.register`` enters
+# it here; ``depbot/__init__`` imports ``depbot.ecosystems``, so the table is full before any
+# record is made.
+_GRAMMARS: dict[str, Callable[[str], Version | None]] = {}
 
 
-# SemVer 2.0.0's own regular expression (semver.org), with minor and patch optional ("1.2"
-# is 1.2.0, as npm registries never write but people do). Not the `semver` distribution: the
-# node-semver releases before 0.9 shipped a top-level `semver` package of their own, and an
-# upgrade past them deleted the other's files ("No module named 'semver'").
-_NUM = r"(?:0|[1-9]\d*)"
-_PRE_ID = r"(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
-_SEMVER = re.compile(
-    rf"^(?P<major>{_NUM})(?:\.(?P<minor>{_NUM})(?:\.(?P<patch>{_NUM}))?)?"
-    rf"(?:-(?P<prerelease>{_PRE_ID}(?:\.{_PRE_ID})*))?"
-    r"(?:\+(?P<build>[0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?\Z"
-)
-
-
-def _semver_key(release: tuple[int, int, int], prerelease: str) -> tuple[Any, ...]:
-    # semver 2.0.0 precedence: a pre-release sorts before its release; numeric
-    # identifiers compare numerically and sort before alphanumeric ones.
-    if prerelease:
-        ids = tuple(
-            (0, int(part), "") if part.isdigit() else (1, 0, part) for part in prerelease.split(".")
-        )
-        pre: tuple[Any, ...] = (0, ids)
-    else:
-        pre = (1, ())
-    return (*release, pre)
+def register_grammar(names: Iterable[str], parse: Callable[[str], Version | None]) -> None:
+    """Read versions of the ecosystem called by any of ``names`` with ``parse``."""
+    for name in names:
+        _GRAMMARS[name.strip().lower()] = parse
+    _parse_version.cache_clear()
 
 
 @total_ordering
 @dataclass(frozen=True, eq=False)
 class Version:
-    """A parsed version of one ecosystem; compares only with versions of the same ecosystem."""
+    """A parsed version of one ecosystem; compares only with versions of the same ecosystem.
+
+    ``_key`` orders versions of that ecosystem (its grammar makes it).
+    """
 
     ecosystem: str
     text: str
@@ -131,26 +91,10 @@ def _parse_version(ecosystem: str, text: str) -> Version | None:
     raw = _PREFIX.sub("", text.strip(), count=1)
     if not raw or len(raw) > 64:
         return None
-    eco = normalize_ecosystem(ecosystem)
-    if eco == "pip":
-        try:
-            pv = PepVersion(raw)
-        except InvalidVersion:
-            return None
-        semver_like = (
-            len(pv.release) <= 3
-            and pv.epoch == 0
-            and pv.post is None
-            and pv.dev is None
-            and pv.local is None
-        )
-        return Version("pip", raw, tuple(pv.release), pv.is_prerelease, semver_like, pv)
-    m = _SEMVER.match(raw)
-    if m is None:
-        return None
-    release = (int(m["major"]), int(m["minor"] or 0), int(m["patch"] or 0))
-    pre = m["prerelease"] or ""
-    return Version("npm", raw, release, bool(pre), True, _semver_key(release, pre))
+    parse = _GRAMMARS.get((ecosystem or "").strip().lower())
+    if parse is None:
+        raise ValueError(f"unknown ecosystem {ecosystem!r} (supported: {', '.join(_GRAMMARS)})")
+    return parse(raw)
 
 
 def is_newer(ecosystem: str, candidate: str, current: str) -> bool:

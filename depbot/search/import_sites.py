@@ -6,10 +6,10 @@ in quotes), then only those files are parsed (``imports.py``). Built on ``CodeSe
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from depbot import ecosystems
 from depbot.core.errors import ToolError
 from depbot.search.code import CodeSearch
 from depbot.search.imports import (
@@ -98,23 +98,20 @@ def installed_import_names() -> dict[str, tuple[str, ...]]:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-_NPM_NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*$", re.I)
-_PIP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport:
     """Where ``package`` (a pip distribution or npm package name) is imported in ``cs``'s
     checkout, and under which names. Raises ``ToolError`` on a bad ecosystem or name."""
-    eco = (ecosystem or "").strip().lower()
+    eco = ecosystems.find(ecosystem) if (ecosystem or "").strip() else None
     name = (package or "").strip()
-    if eco not in ("pip", "npm"):
-        raise ToolError(f"Unknown ecosystem {ecosystem!r}; use 'pip' or 'npm'.")
-    if eco == "npm":
-        if not _NPM_NAME.match(name) or len(name) > 214:
-            raise ToolError(f"{package!r} is not an npm package name.")
+    if eco is None or eco.name != (ecosystem or "").strip().lower():
+        *others, last = (f"'{n}'" for n in ecosystems.names())
+        raise ToolError(f"Unknown ecosystem {ecosystem!r}; use {', '.join(others)} or {last}.")
+    if not eco.valid_name(name):
+        raise ToolError(f"{package!r} is not {eco.name_noun}.")
+    if eco.language == "javascript":
         return where_npm(cs, name)
-    if not _PIP_NAME.match(name) or len(name) > 200:
-        raise ToolError(f"{package!r} is not a pip distribution name.")
     return where_pip(cs, name)
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from depbot import ecosystems
 from depbot.core.errors import ToolError
-from depbot.search.import_sites import JS_GLOBS, PY_GLOBS
 from depbot.symbols import javascript as code_js
 from depbot.symbols import python as code_py
 from depbot.symbols.config import key_in_shared_file
@@ -94,7 +94,7 @@ class Matcher:
             raise ToolError(
                 f"cannot search for {self.symbol!r}: give a name such as 'module.function'"
             )
-        globs: tuple[str, ...] = PY_GLOBS if self.eco == "pip" else JS_GLOBS
+        globs: tuple[str, ...] = ecosystems.get(self.eco).source_globs
         if self.kind == "config_key":
             globs = (self.of,) if self.of else globs + CONFIG_GLOBS
         pattern = rf"{re.escape(self.leaf)}\s*[:=]" if self.kind == "parameter" else self.leaf

@@ -14,7 +14,9 @@ import re
 import threading
 from typing import Any
 
+from depbot import ecosystems
 from depbot.core.errors import ToolError
+from depbot.ecosystems.npm import NPM
 from depbot.search.code import CodeSearch
 from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
 from depbot.search.imports import js_imports
@@ -43,7 +45,7 @@ class SymbolSearch:
     # -- shared lookups -------------------------------------------------------------------
 
     def import_names(self, ecosystem: str, package: str) -> list[str]:
-        if ecosystem == "npm":
+        if ecosystems.get(ecosystem).language == "javascript":
             return [package]
         return list(import_names_for(package))
 
@@ -168,7 +170,7 @@ class SymbolSearch:
         return Binding("unknown")
 
     def _js_binding(self, path: str, name: str, package: str, depth: int = 0) -> Binding:
-        rep = self.report("npm", package)
+        rep = self.report(NPM.name, package)
         for site in rep.sites:
             if site.path == path and name in site.names:
                 imported = site.names[name]
@@ -272,7 +274,7 @@ class SymbolSearch:
                 continue
             why = ""
             if kind == "module":
-                if ecosystem != "npm":
+                if ecosystems.get(ecosystem).language != "javascript":
                     continue
                 if site.style == "require" and site.esm is not True:
                     why = f"require('{site.module}') in a CommonJS file"

@@ -30,8 +30,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from depbot.ecosystems import normalize_ecosystem
 from depbot.records.update import Update
-from depbot.records.versions import normalize_ecosystem, parse_version
+from depbot.records.versions import parse_version
 from depbot.updates.files import dependency_kind_of, manifest_for
 from depbot.updates.manifests.scan import spec_lower_bound
 

@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
+from depbot import ecosystems
 from depbot.core.config_file import (
     check_keys,
     find_file,
@@ -47,7 +48,7 @@ from depbot.core.config_file import (
     type_name,
 )
 from depbot.core.errors import ConfigError
-from depbot.records.names import canonical_name
+from depbot.ecosystems import canonical_name
 from depbot.records.update import Update
 from depbot.records.versions import parse_version, update_type
 from depbot.updates.dependabot_rules import (
@@ -154,9 +155,11 @@ class Policy:
             for e in entries:
                 if not any(d.fullmatch(here) for d in e.directories):
                     continue
-                if here == folder or (e.ecosystem == "npm" and self._member(here, folder)):
+                eco = ecosystems.get(e.ecosystem)
+                if here == folder or (eco.workspaces and self._member(here, folder)):
                     return e
-                if e.ecosystem == "pip" and folder == f"{here}/requirements".lstrip("/"):
+                sub = eco.requirements_folder
+                if sub and folder == f"{here}/{sub}".lstrip("/"):
                     return e
         return None
 

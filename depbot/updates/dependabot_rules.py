@@ -11,13 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import nodesemver
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
+from depbot import ecosystems
 from depbot.core.config_file import check_keys, join, problem, type_name
-from depbot.records.names import canonical_name
+from depbot.ecosystems import canonical_name
 
-ECOSYSTEMS = {"pip": "pip", "uv": "pip", "npm": "npm"}
 UPDATE_TYPES = {
     "version-update:semver-major": "major",
     "version-update:semver-minor": "minor",
@@ -112,29 +109,10 @@ def _choice(label: str, where: str, value: object, choices: dict[str, Any]) -> s
     return value
 
 
-def _check_range(ecosystem: str, text: str) -> bool:
-    if ecosystem == "npm":
-        return nodesemver.valid_range(text, True) is not None
-    try:
-        SpecifierSet(_pip_range(text))
-    except InvalidSpecifier:
-        return False
-    return True
-
-
-def _pip_range(text: str) -> str:
-    return text if re.match(r"^\s*[<>=!~]", text) else f"=={text.strip()}"
-
-
 def in_versions(ecosystem: str, version: str, ranges: tuple[str, ...]) -> bool:
-    """Whether ``version`` is in one of ``ranges`` (PEP 440 specifiers or npm ranges)."""
-    for text in ranges:
-        if ecosystem == "npm":
-            if nodesemver.satisfies(version, text, True, include_prerelease=True):
-                return True
-        elif SpecifierSet(_pip_range(text)).contains(version, prereleases=True):
-            return True
-    return False
+    """Whether ``version`` is in one of ``ranges``, in the ecosystem's range syntax (PEP 440
+    specifiers, npm ranges)."""
+    return ecosystems.get(ecosystem).in_ranges(version, ranges)
 
 
 def _ignore(label: str, where: str, eco: str, data: object) -> Ignore:
@@ -144,8 +122,8 @@ def _ignore(label: str, where: str, eco: str, data: object) -> Ignore:
     name = _text(label, join(where, "dependency-name"), item["dependency-name"])
     versions = tuple(_texts(label, join(where, "versions"), item.get("versions")))
     for i, text in enumerate(versions):
-        if not _check_range(eco, text):
-            syntax = "an npm range" if eco == "npm" else "a PEP 440 version specifier"
+        if not ecosystems.get(eco).valid_range(text):
+            syntax = ecosystems.get(eco).range_syntax
             raise problem(label, join(join(where, "versions"), i), f"{text!r} is not {syntax}")
     at = join(where, "update-types")
     kinds = tuple(
@@ -183,13 +161,13 @@ def parse_entry(label: str, where: str, data: object, *, strict: bool) -> Entry 
     entry = check_keys(label, where, data, ENTRY_KEYS, strict=strict)
     eco_raw = entry.get("package-ecosystem")
     eco_raw = _text(label, join(where, "package-ecosystem"), eco_raw)
-    eco = ECOSYSTEMS.get(eco_raw.lower())
-    if eco is None and strict:
-        raise problem(
-            label, join(where, "package-ecosystem"), f"must be pip or npm, got {eco_raw!r}"
-        )
-    if eco is None:
+    configured = ecosystems.by_dependabot(eco_raw.lower())
+    if configured is None and strict:
+        known = " or ".join(ecosystems.names())
+        raise problem(label, join(where, "package-ecosystem"), f"must be {known}, got {eco_raw!r}")
+    if configured is None:
         return eco_raw
+    eco = configured.name
     if "directory" in entry and "directories" in entry:
         raise problem(label, where, "give 'directory' or 'directories', not both")
     if "directory" in entry:

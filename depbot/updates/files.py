@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from depbot import ecosystems
 from depbot.core.confine import refusal, relative_to
 from depbot.core.errors import InputError
 from depbot.core.redact import excerpt
+from depbot.ecosystems import normalize_ecosystem
 from depbot.records.update import Update, dedupe
-from depbot.records.versions import normalize_ecosystem, parse_version, update_type
+from depbot.records.versions import parse_version, update_type
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -81,7 +83,7 @@ def manifest_for(ecosystem: str, raw: Any) -> str:
     text = str(raw).strip().lstrip("/")
     if text.endswith((".txt", ".toml", ".json", ".in", ".cfg", ".lock")):
         return text
-    default = "package.json" if ecosystem == "npm" else "requirements.txt"
+    default = ecosystems.get(ecosystem).default_manifest
     return f"{text}/{default}" if text else default
 
 

@@ -30,20 +30,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
+from depbot import ecosystems
 from depbot.core.errors import DepbotError, InputError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
-from depbot.records.names import canonical_name
+from depbot.ecosystems import canonical_name
+from depbot.records.package import PackageInfo
 from depbot.records.update import Update, dedupe
 from depbot.records.versions import parse_version
 from depbot.updates.dependabot import parse_pull_requests
 from depbot.updates.dependabot_config import Policy, filter_updates, load_policy
 from depbot.updates.files import load_update_file
 from depbot.updates.manifests.declared import Declared
-from depbot.updates.manifests.scan import find_manifests, read_manifest, spec_lower_bound
-from depbot.updates.registries import PackageInfo, Registries
+from depbot.updates.manifests.scan import find_manifests, read_manifest
+from depbot.updates.registries import Registries
 
 Progress = Callable[[str], None]
 
@@ -247,31 +247,16 @@ def _lookup(registries: Registries, ecosystem: str, name: str) -> PackageInfo | 
     except DepbotError as exc:
         return str(exc)
     except Exception:  # noqa: BLE001 - an answer of an unexpected shape must not end the run
-        label = "package index" if ecosystem == "pip" else "npm registry"
+        label = ecosystems.get(ecosystem).registry_label
         return f"{label} entry for {name}: the answer could not be read"
 
 
 def _current(d: Declared, info: PackageInfo | None) -> tuple[str | None, str | None]:
     """(the version in use, a warning) for a declaration, given its registry entry if any."""
-    if d.ecosystem == "npm":
-        return d.installed or d.pinned or spec_lower_bound("npm", d.spec), None
-    if d.pinned:
-        return d.pinned, None
-    if info is None:
-        return spec_lower_bound("pip", d.spec), None
-    try:
-        spec = SpecifierSet(d.spec)
-    except InvalidSpecifier:
-        return None, f"{d.manifest}: cannot read the range '{d.spec}' of {d.name}; skipped"
-    allowed = [v for v in spec.filter(info.versions)]
-    best = max(
-        ((parse_version("pip", v), v) for v in allowed if parse_version("pip", v) is not None),
-        key=lambda pair: pair[0],  # type: ignore[arg-type,return-value]
-        default=None,
-    )
-    if best is None:
-        return None, f"{d.manifest}: no published version of {d.name} satisfies '{d.spec}'"
-    return best[1], None
+    released = info.versions if info is not None else None
+    eco = ecosystems.get(d.ecosystem)
+    current, why = eco.version_in_use(d.name, d.spec, d.pinned, d.installed, released)
+    return (current, None) if why is None else (None, f"{d.manifest}: {why}")
 
 
 def _plan(
@@ -306,7 +291,6 @@ def _plan(
         d.ecosystem, current
     ):  # type: ignore[operator]
         return None, None
-    if d.ecosystem == "pip" and not d.pinned and d.spec:
-        if SpecifierSet(d.spec).contains(newest, prereleases=True):
-            return None, None  # the range already allows the newest release
+    if ecosystems.get(d.ecosystem).range_allows(d.spec, d.pinned, newest):
+        return None, None  # the range already allows the newest release
     return Update(from_version=current, to_version=newest, **common), None

@@ -34,6 +34,7 @@ from depbot.changelogs.sections import (
 )
 from depbot.core.errors import DepbotError, UpstreamError
 from depbot.core.fence import fence, redact, unfence
+from depbot.ecosystems import NPM, PIP
 from depbot.output.journal import Journal, read_journal
 from depbot.records.repository import parse_repository
 from depbot.records.update import Update
@@ -47,7 +48,6 @@ from depbot.updates.manifests.scan import (
     parse_requirements_text,
     spec_lower_bound,
 )
-from depbot.updates.registries import _npm_info, _pypi_info
 
 # examples per property; DEPBOT_FUZZ_SCALE=10 runs ten times as many (a longer hunt)
 SCALE = max(1, int(os.environ.get("DEPBOT_FUZZ_SCALE", "1")))
@@ -408,7 +408,7 @@ def test_a_deeply_nested_package_json_is_an_input_error():
 @FUZZ
 @given(data=json_values, name=names)
 def test_any_registry_metadata(data, name):
-    for parse in (_pypi_info, _npm_info):
+    for parse in (PIP.package_info, NPM.package_info):
         doc = data if isinstance(data, dict) else {"info": data, "versions": data, "releases": data}
         try:
             info = parse(name, doc, "https://registry.example/x")

@@ -2,10 +2,10 @@
 
 import pytest
 
+from depbot.ecosystems import normalize_ecosystem
 from depbot.records.versions import (
     in_range,
     may_break,
-    normalize_ecosystem,
     parse_version,
     sort_versions,
     update_type,

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from depbot.records.names import canonical_name
+from depbot.ecosystems import canonical_name
 from depbot.updates.manifests.declared import Declared
 from depbot.updates.manifests.poetry import parse_poetry
 from depbot.updates.manifests.reading import (

@@ -14,11 +14,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
+from depbot import ecosystems
 from depbot.core.confine import refusal, relative_to
 from depbot.core.redact import excerpt
-from depbot.records.names import canonical_name
+from depbot.ecosystems import canonical_name
 from depbot.records.versions import parse_version
 from depbot.updates.manifests.declared import Declared, first_line
 
@@ -75,15 +74,6 @@ def apply_pip_lock(deps: list[Declared], locked: dict[str, str]) -> list[Declare
     return out
 
 
-def _open_ended(spec: str) -> bool:
-    try:
-        specs = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return False  # sources says it cannot read the range
-    bounded = ("<", "<=", "~=", "===", "==")
-    return not any(s.operator in bounded for s in specs)
-
-
 def unlocked_notes(deps: Iterable[Declared]) -> list[str]:
     """One note per pip requirement with no pin, no lock and no upper bound.
 
@@ -92,9 +82,9 @@ def unlocked_notes(deps: Iterable[Declared]) -> list[str]:
     """
     notes = []
     for d in deps:
-        if d.ecosystem != "pip" or d.pinned or d.installed or d.dependency_kind == "indirect":
+        if d.pinned or d.installed or d.dependency_kind == "indirect":
             continue
-        if _open_ended(d.spec):
+        if ecosystems.get(d.ecosystem).open_ended(d.spec):
             note = f"{d.name} has no pinned or locked version in {d.manifest}: nothing to compare"
             if note not in notes:
                 notes.append(note)

@@ -45,14 +45,13 @@ from pathlib import Path
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from depbot import ecosystems
 from depbot.core.confine import is_secret, refusal, relative_to
 from depbot.core.errors import InputError
 from depbot.core.redact import excerpt
 from depbot.core.settings import DEFAULT_SECRET_FILES, Settings
-from depbot.records.names import canonical_name
-from depbot.records.versions import parse_version
+from depbot.ecosystems import canonical_name
 from depbot.updates.manifests.declared import Declared, first_line, is_dev_name
 from depbot.updates.manifests.npm import npm_min_version, parse_package_json_text
 from depbot.updates.manifests.pipfile import read_pipfile
@@ -310,23 +309,7 @@ def parse_requirements(
 
 def spec_lower_bound(ecosystem: str, spec: str) -> str | None:
     """The lowest version a range names (``>=2.28,<3`` → 2.28); a plain version is itself."""
-    spec = spec.strip()
-    if parse_version(ecosystem, spec) is not None:
-        return spec
-    if ecosystem == "npm":
-        return npm_min_version(spec)
-    try:
-        specs = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return None
-    lows = [
-        s.version.rstrip(".*")
-        for s in specs
-        if s.operator in (">=", "==", "~=", "===", ">")
-        and parse_version("pip", s.version.rstrip(".*"))
-    ]
-    parsed = [(parse_version("pip", v), v) for v in lows]
-    return max(parsed, key=lambda p: p[0])[1] if parsed else None  # type: ignore[arg-type,return-value]
+    return ecosystems.get(ecosystem).lower_bound(spec)
 
 
 # --- pyproject.toml (PEP 621, PEP 735) ----------------------------------------------------

@@ -1,6 +1,7 @@
 """Package names: one rule (PEP 503) for every place that compares them."""
 
-from depbot.records.names import canonical_name, normalize
+from depbot.ecosystems import canonical_name
+from depbot.records.names import normalize
 
 
 def test_normalize_is_pep503():

@@ -1,0 +1,65 @@
+"""What an ecosystem supplies to the stages: the ``Ecosystem`` contract. Pure: no I/O.
+
+A stage never compares an ecosystem's name with a string: it asks the update's ecosystem
+(``depbot.ecosystems.get(update.ecosystem)``). Each ecosystem is one folder under
+``depbot/ecosystems/`` and one line in its ``__init__``'s table, as Renovate's
+``lib/modules/manager/<name>/index.ts`` and its ``api.set`` line.
+
+Language parsing (Python ``ast``, tree-sitter JS/TS) stays in ``search`` / ``symbols``, keyed
+by ``language``, not by ecosystem.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from depbot.records.artifact import Choice, NoArtifact
+from depbot.records.package import PackageInfo
+from depbot.records.versions import Version
+
+
+class Ecosystem(Protocol):
+    """One package ecosystem: its names, versions, registry, released files and code."""
+
+    name: str  # as depbot writes it in records, reports and update files: "pip"
+    aliases: tuple[str, ...]  # other names people and Dependabot write for it ("pypi", "uv")
+    dependabot: tuple[str, ...]  # dependabot.yml package-ecosystem values that configure it
+    language: str  # the language of its code: "python", "javascript" (search and symbols)
+    source_globs: tuple[str, ...]  # the files code search reads for uses of its packages
+    default_manifest: str  # the manifest a Dependabot ``directory`` means: "requirements.txt"
+    registry: str  # the registry's name for people: "PyPI", "npm registry"
+    registry_label: str  # how an entry is named in messages: "package index" (entry for x)
+    url_setting: str  # the Settings field with the registry's base URL
+    range_syntax: str  # how its version ranges are called: "a PEP 440 version specifier"
+
+    def parse_version(self, raw: str) -> Version | None:
+        """A version of this ecosystem (``v``/``=`` prefix already gone), or None."""
+        ...
+
+    def forgiving_version(self, text: str) -> str | None:
+        """How a changelog heading may still mean a version ("1.02.0"), or None."""
+        ...
+
+    def canonical_name(self, name: str) -> str:
+        """The name two spellings of one package share."""
+        ...
+
+    def valid_name(self, name: str) -> bool:
+        """Whether ``name`` can be a package of this ecosystem."""
+        ...
+
+    def metadata_url(self, base: str, name: str) -> str:
+        """The registry's entry of ``name``, under the registry's base URL."""
+        ...
+
+    def package_info(self, name: str, data: dict[str, Any], url: str) -> PackageInfo:
+        """The registry's JSON entry read into a ``PackageInfo``."""
+        ...
+
+    def choose_artifact(self, document: dict[str, Any], version: str) -> Choice | NoArtifact:
+        """The released file of ``version`` to read, from the registry entry."""
+        ...
+
+    def keep_member(self, kind: str, parts: list[str]) -> str | None:
+        """Where an archive member (its safe parts) is kept, or None when not needed."""
+        ...

@@ -1,0 +1,100 @@
+"""npm: JavaScript packages on the npm registry (SemVer versions, lower-case names)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from depbot.ecosystems.npm import artifacts, ranges, registry, versions
+from depbot.records.artifact import Choice, NoArtifact
+from depbot.records.package import PackageInfo
+from depbot.records.versions import Version, parse_version
+
+_NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*$", re.I)
+
+
+class Npm:
+    """The ``Ecosystem`` of npm packages (npm, yarn, pnpm and bun read the same registry)."""
+
+    name = "npm"
+    aliases = ("npm_and_yarn", "yarn", "pnpm", "bun", "javascript", "node")
+    dependabot = ("npm",)
+    language = "javascript"
+    source_globs = (
+        "*.js",
+        "*.cjs",
+        "*.mjs",
+        "*.jsx",
+        "*.ts",
+        "*.tsx",
+        "*.cts",
+        "*.mts",
+        "*.vue",
+        "*.svelte",
+    )
+    default_manifest = "package.json"
+    registry = "npm registry"
+    registry_label = "npm registry"
+    url_setting = "npm_url"
+    range_syntax = "an npm range"
+    name_noun = "an npm package name"
+    requirements_folder = None
+    workspaces = True  # Dependabot reads a workspace's members from its root
+
+    def parse_version(self, raw: str) -> Version | None:
+        return versions.parse(raw)
+
+    def forgiving_version(self, text: str) -> str | None:
+        return versions.forgiving(text)
+
+    def canonical_name(self, name: str) -> str:
+        return name.lower()
+
+    def valid_name(self, name: str) -> bool:
+        return bool(_NAME.match(name)) and len(name) <= 214
+
+    def metadata_url(self, base: str, name: str) -> str:
+        return registry.metadata_url(base, name)
+
+    def description_page(self, base: str, name: str) -> str | None:
+        return None
+
+    def package_info(self, name: str, data: dict[str, Any], url: str) -> PackageInfo:
+        return registry.info(name, data, url)
+
+    def choose_artifact(self, document: dict[str, Any], version: str) -> Choice | NoArtifact:
+        return artifacts.choose(document, version)
+
+    def keep_member(self, kind: str, parts: list[str]) -> str | None:
+        return artifacts.keep(kind, parts)
+
+    def lower_bound(self, spec: str) -> str | None:
+        """``spec`` itself when it is a version, else the lowest version its range names."""
+        spec = spec.strip()
+        return spec if parse_version(self.name, spec) is not None else ranges.npm_min_version(spec)
+
+    def open_ended(self, spec: str) -> bool:
+        return False  # the lock says what is installed; a range alone is compared from its low
+
+    def valid_range(self, text: str) -> bool:
+        return ranges.valid_range(text)
+
+    def in_ranges(self, version: str, texts: tuple[str, ...]) -> bool:
+        return ranges.in_ranges(version, texts)
+
+    def version_in_use(
+        self,
+        name: str,
+        spec: str,
+        pinned: str | None,
+        installed: str | None,
+        released: tuple[str, ...] | None,
+    ) -> tuple[str | None, str | None]:
+        """(the version in use, why none): the lock's, else the pin, else the range's lowest."""
+        return installed or pinned or self.lower_bound(spec), None
+
+    def range_allows(self, spec: str, pinned: str | None, version: str) -> bool:
+        return False  # an npm update is measured from the lock, never skipped by its range
+
+
+NPM = Npm()

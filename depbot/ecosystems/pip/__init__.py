@@ -1,0 +1,103 @@
+"""pip: Python distributions on the package index (PEP 440 versions, PEP 503 names)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from depbot.ecosystems.pip import artifacts, ranges, registry, versions
+from depbot.records.artifact import Choice, NoArtifact
+from depbot.records.names import normalize
+from depbot.records.package import PackageInfo
+from depbot.records.versions import Version, parse_version
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class Pip:
+    """The ``Ecosystem`` of Python distributions."""
+
+    name = "pip"
+    aliases = ("pypi", "python", "pip-compile", "pip_compile", "pipenv", "poetry", "uv")
+    dependabot = ("pip", "uv")
+    language = "python"
+    source_globs = ("*.py", "*.pyi")
+    default_manifest = "requirements.txt"
+    registry = "PyPI"
+    registry_label = "package index"
+    url_setting = "pypi_url"
+    range_syntax = "a PEP 440 version specifier"
+    name_noun = "a pip distribution name"
+    requirements_folder = "requirements"  # Dependabot reads requirements/*.txt from the parent
+    workspaces = False
+
+    def parse_version(self, raw: str) -> Version | None:
+        return versions.parse(raw)
+
+    def forgiving_version(self, text: str) -> str | None:
+        return None
+
+    def canonical_name(self, name: str) -> str:
+        return normalize(name)
+
+    def valid_name(self, name: str) -> bool:
+        return bool(_NAME.match(name)) and len(name) <= 200
+
+    def metadata_url(self, base: str, name: str) -> str:
+        return registry.metadata_url(base, name)
+
+    def description_page(self, base: str, name: str) -> str | None:
+        """The index's page of ``name``: its long description may carry the changelog."""
+        return registry.project_page(base, name)
+
+    def package_info(self, name: str, data: dict[str, Any], url: str) -> PackageInfo:
+        return registry.info(name, data, url)
+
+    def choose_artifact(self, document: dict[str, Any], version: str) -> Choice | NoArtifact:
+        return artifacts.choose(document, version)
+
+    def keep_member(self, kind: str, parts: list[str]) -> str | None:
+        return artifacts.keep(kind, parts)
+
+    def lower_bound(self, spec: str) -> str | None:
+        """``spec`` itself when it is a version, else the lowest version its range names."""
+        spec = spec.strip()
+        return spec if parse_version(self.name, spec) is not None else ranges.lower_bound(spec)
+
+    def open_ended(self, spec: str) -> bool:
+        return ranges.open_ended(spec)
+
+    def valid_range(self, text: str) -> bool:
+        return ranges.valid_range(text)
+
+    def in_ranges(self, version: str, texts: tuple[str, ...]) -> bool:
+        return ranges.in_ranges(version, texts)
+
+    def version_in_use(
+        self,
+        name: str,
+        spec: str,
+        pinned: str | None,
+        installed: str | None,
+        released: tuple[str, ...] | None,
+    ) -> tuple[str | None, str | None]:
+        """(the version in use, why none): the pin, else the highest release ``spec`` allows
+        (``released``: the registry's versions; None when unknown: the range's lower bound)."""
+        if pinned:
+            return pinned, None
+        if released is None:
+            return self.lower_bound(spec), None
+        try:
+            best = ranges.best_allowed(spec, released)
+        except ranges.InvalidSpecifier:
+            return None, f"cannot read the range '{spec}' of {name}; skipped"
+        return (
+            (best, None) if best else (None, f"no published version of {name} satisfies '{spec}'")
+        )
+
+    def range_allows(self, spec: str, pinned: str | None, version: str) -> bool:
+        """Whether an unpinned range already allows ``version`` (nothing to update)."""
+        return not pinned and bool(spec) and ranges.allows(spec, version)
+
+
+PIP = Pip()

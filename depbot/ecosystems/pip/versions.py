@@ -1,0 +1,30 @@
+"""pip versions: PEP 440, read by ``packaging``. Pure.
+
+>>> parse("1.0") == parse("1.0.0")
+True
+>>> parse("2.0.0.post1").semver_like
+False
+"""
+
+from __future__ import annotations
+
+from packaging.version import InvalidVersion
+from packaging.version import Version as PepVersion
+
+from depbot.records.versions import Version
+
+
+def parse(raw: str) -> Version | None:
+    """``raw`` (its ``v``/``=`` prefix already gone) as a PEP 440 version, or None."""
+    try:
+        pv = PepVersion(raw)
+    except InvalidVersion:
+        return None
+    semver_like = (
+        len(pv.release) <= 3
+        and pv.epoch == 0
+        and pv.post is None
+        and pv.dev is None
+        and pv.local is None
+    )
+    return Version("pip", raw, tuple(pv.release), pv.is_prerelease, semver_like, pv)
