@@ -31,6 +31,9 @@ class Ecosystem(Protocol):
     registry_label: str  # how an entry is named in messages: "package index" (entry for x)
     url_setting: str  # the Settings field with the registry's base URL
     range_syntax: str  # how its version ranges are called: "a PEP 440 version specifier"
+    name_noun: str  # what a package name of it is called: "a pip distribution name"
+    requirements_folder: str | None  # a manifests folder Dependabot reads from its parent
+    workspaces: bool  # whether Dependabot reads a workspace's member manifests from its root
 
     def parse_version(self, raw: str) -> Version | None:
         """A version of this ecosystem (``v``/``=`` prefix already gone), or None."""
@@ -48,8 +51,43 @@ class Ecosystem(Protocol):
         """Whether ``name`` can be a package of this ecosystem."""
         ...
 
+    def lower_bound(self, spec: str) -> str | None:
+        """``spec`` itself when it is a version, else the lowest version its range names."""
+        ...
+
+    def open_ended(self, spec: str) -> bool:
+        """A range with no upper bound and no pin, that nothing can be compared with."""
+        ...
+
+    def valid_range(self, text: str) -> bool:
+        """Whether ``text`` is a range of this ecosystem (dependabot.yml ``versions``)."""
+        ...
+
+    def in_ranges(self, version: str, texts: tuple[str, ...]) -> bool:
+        """Whether ``version`` is in one of the ranges ``texts``."""
+        ...
+
+    def version_in_use(
+        self,
+        name: str,
+        spec: str,
+        pinned: str | None,
+        installed: str | None,
+        released: tuple[str, ...] | None,
+    ) -> tuple[str | None, str | None]:
+        """(the version a declaration is at, None) or (None, why it cannot be told)."""
+        ...
+
+    def range_allows(self, spec: str, pinned: str | None, version: str) -> bool:
+        """Whether a declared range already allows ``version``: no update to propose."""
+        ...
+
     def metadata_url(self, base: str, name: str) -> str:
         """The registry's entry of ``name``, under the registry's base URL."""
+        ...
+
+    def description_page(self, base: str, name: str) -> str | None:
+        """The registry page whose long description may carry the notes, or None."""
         ...
 
     def package_info(self, name: str, data: dict[str, Any], url: str) -> PackageInfo:

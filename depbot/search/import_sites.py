@@ -98,8 +98,6 @@ def installed_import_names() -> dict[str, tuple[str, ...]]:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-
-
 def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport:
     """Where ``package`` (a pip distribution or npm package name) is imported in ``cs``'s
     checkout, and under which names. Raises ``ToolError`` on a bad ecosystem or name."""

@@ -43,3 +43,11 @@ def test_registry_urls_from_the_environment_are_checked_urls() -> None:
     assert "127.0.0.1:9" in settings.configured_hosts
     with pytest.raises(Exception, match="name=URL pairs"):
         Settings.from_env({"DEPBOT_REGISTRY_URLS": "no-equals-sign"})
+
+
+@pytest.mark.parametrize("eco", list(ecosystems.ECOSYSTEMS.values()), ids=ecosystems.names())
+def test_every_registered_ecosystem_supplies_the_whole_contract(eco: ecosystems.Ecosystem) -> None:
+    members = {n for n in dir(ecosystems.Ecosystem) if not n.startswith("_")}
+    members |= set(ecosystems.Ecosystem.__annotations__)
+    assert sorted(n for n in members if not hasattr(eco, n)) == []
+    assert eco.canonical_name(eco.name) and eco.parse_version("1.2.3") is not None
