@@ -69,6 +69,8 @@ def valid_range(text: str) -> bool:
 
 def in_ranges(version: str, ranges: tuple[str, ...]) -> bool:
     """Whether ``version`` satisfies one of the npm ``ranges`` (pre-releases included)."""
+    import nodesemver
+
     return any(
         nodesemver.satisfies(version, text, True, include_prerelease=True) for text in ranges
     )
