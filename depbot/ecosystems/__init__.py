@@ -1,9 +1,9 @@
-"""The ecosystems depbot reads, one folder each, registered by one line in ``ECOSYSTEMS``.
+"""The ecosystems depbot reads, one folder each, registered by one line each below.
 
 Stages ask the update's ecosystem (``get(update.ecosystem)``) for what differs between
-ecosystems (``base.Ecosystem``: version grammar, names, registry, released files, source
-files) instead of comparing its name with a string. A new ecosystem is a folder beside
-``pip/`` and ``npm/`` and one more ``register`` call; tests register their own.
+ecosystems (``base.Ecosystem``: version grammar, names, registry, manifests, released
+files, source files) instead of comparing its name with a string. A new ecosystem is a
+folder beside ``pip/`` and ``npm/`` and one more ``register`` line; tests register their own.
 """
 
 from __future__ import annotations
@@ -11,65 +11,21 @@ from __future__ import annotations
 from depbot.ecosystems.base import Ecosystem
 from depbot.ecosystems.npm import NPM
 from depbot.ecosystems.pip import PIP
-from depbot.records.versions import parse_version, register_grammar
-
-_BY_NAME: dict[str, Ecosystem] = {}  # every name and alias, lower case → its ecosystem
-ECOSYSTEMS: dict[str, Ecosystem] = {}  # depbot's own name → the ecosystem, in registration order
-# their names, one list kept as ecosystems register: tool schemas hold it as their ``enum``
-NAMES: list[str] = []
-
-
-def register(ecosystem: Ecosystem) -> Ecosystem:
-    """Make ``ecosystem`` known by its name and aliases (and its versions readable)."""
-    names = (ecosystem.name, *ecosystem.aliases)
-    ECOSYSTEMS[ecosystem.name] = ecosystem
-    if ecosystem.name not in NAMES:
-        NAMES.append(ecosystem.name)
-    for name in names:
-        _BY_NAME[name.lower()] = ecosystem
-    register_grammar(names, ecosystem.parse_version)
-    return ecosystem
-
+from depbot.ecosystems.table import (
+    ECOSYSTEMS,
+    NAMES,
+    by_dependabot,
+    canonical_name,
+    find,
+    get,
+    names,
+    normalize_ecosystem,
+    register,
+)
+from depbot.records.versions import parse_version
 
 register(PIP)
 register(NPM)
-
-
-def find(name: str) -> Ecosystem | None:
-    """The ecosystem ``name`` (or one of its aliases, any case) names, or None."""
-    return _BY_NAME.get((name or "").strip().lower())
-
-
-def get(name: str) -> Ecosystem:
-    """The ecosystem ``name`` names; ``ValueError`` for an unknown one."""
-    eco = find(name)
-    if eco is None:
-        raise ValueError(
-            f"unknown ecosystem {name!r} (supported: {', '.join(ECOSYSTEMS)}, "
-            "and Dependabot's aliases)"
-        )
-    return eco
-
-
-def normalize_ecosystem(name: str) -> str:
-    """Map an ecosystem name (``npm_and_yarn``, ``PyPI``, ...) to depbot's (``npm``, ``pip``)."""
-    return get(name).name
-
-
-def names() -> tuple[str, ...]:
-    """depbot's names of the registered ecosystems."""
-    return tuple(ECOSYSTEMS)
-
-
-def canonical_name(ecosystem: str, name: str) -> str:
-    """The name two spellings of one package share (PEP 503 for pip, lower case for npm)."""
-    return get(ecosystem).canonical_name(name)
-
-
-def by_dependabot(value: str) -> Ecosystem | None:
-    """The ecosystem a dependabot.yml ``package-ecosystem`` value configures, or None."""
-    return next((e for e in ECOSYSTEMS.values() if value in e.dependabot), None)
-
 
 __all__ = [
     "ECOSYSTEMS",

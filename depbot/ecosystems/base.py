@@ -11,9 +11,11 @@ by ``language``, not by ecosystem.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 from depbot.records.artifact import Choice, NoArtifact
+from depbot.records.declared import Declared
 from depbot.records.package import PackageInfo
 from depbot.records.versions import Version
 
@@ -34,6 +36,25 @@ class Ecosystem(Protocol):
     name_noun: str  # what a package name of it is called: "a pip distribution name"
     requirements_folder: str | None  # a manifests folder Dependabot reads from its parent
     workspaces: bool  # whether Dependabot reads a workspace's member manifests from its root
+
+    manifest_patterns: tuple[str, ...]  # the manifests it reads, as people name them
+
+    def is_manifest(self, path: Path) -> bool:
+        """Whether the checkout's file ``path`` is a manifest of this ecosystem."""
+        ...
+
+    def read_manifest(
+        self,
+        path: Path,
+        root: Path,
+        label: str,
+        secret_files: tuple[str, ...],
+        memo: dict[Path, Any] | None,
+    ) -> tuple[list[Declared], list[str]]:
+        """The dependencies ``path`` declares (with its lock's versions), and warnings.
+
+        ``label`` names the file in messages; ``memo`` holds what one scan learns once."""
+        ...
 
     def parse_version(self, raw: str) -> Version | None:
         """A version of this ecosystem (``v``/``=`` prefix already gone), or None."""

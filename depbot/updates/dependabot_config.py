@@ -49,6 +49,8 @@ from depbot.core.config_file import (
 )
 from depbot.core.errors import ConfigError
 from depbot.ecosystems import canonical_name
+from depbot.ecosystems.npm.workspaces import is_member, workspace_globs
+from depbot.ecosystems.reading import read_confined
 from depbot.records.update import Update
 from depbot.records.versions import parse_version, update_type
 from depbot.updates.dependabot_rules import (
@@ -59,8 +61,6 @@ from depbot.updates.dependabot_rules import (
     in_versions,
     parse_entry,
 )
-from depbot.updates.manifests.reading import read_confined
-from depbot.updates.manifests.workspaces import is_member, workspace_globs
 
 DEPENDABOT_FILES = (".github/dependabot.yml", ".github/dependabot.yaml")
 IGNORED = "by ignore rules"

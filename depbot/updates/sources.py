@@ -35,13 +35,13 @@ from depbot.core.errors import DepbotError, InputError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
 from depbot.ecosystems import canonical_name
+from depbot.records.declared import Declared
 from depbot.records.package import PackageInfo
 from depbot.records.update import Update, dedupe
 from depbot.records.versions import parse_version
 from depbot.updates.dependabot import parse_pull_requests
 from depbot.updates.dependabot_config import Policy, filter_updates, load_policy
 from depbot.updates.files import load_update_file
-from depbot.updates.manifests.declared import Declared
 from depbot.updates.manifests.scan import find_manifests, read_manifest
 from depbot.updates.registries import Registries
 

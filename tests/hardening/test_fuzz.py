@@ -35,6 +35,10 @@ from depbot.changelogs.sections import (
 from depbot.core.errors import DepbotError, UpstreamError
 from depbot.core.fence import fence, redact, unfence
 from depbot.ecosystems import NPM, PIP
+from depbot.ecosystems.npm.package_json import parse_package_json_text
+from depbot.ecosystems.npm.ranges import npm_min_version
+from depbot.ecosystems.pip.pyproject import parse_pyproject_text
+from depbot.ecosystems.pip.requirements import parse_requirements_text
 from depbot.output.journal import Journal, read_journal
 from depbot.records.repository import parse_repository
 from depbot.records.update import Update
@@ -42,12 +46,7 @@ from depbot.records.verdict import Verdict
 from depbot.records.versions import parse_version, update_type
 from depbot.updates.dependabot import parse_body, parse_branch, parse_pull_request, parse_title
 from depbot.updates.files import parse_update_document
-from depbot.updates.manifests.npm import npm_min_version, parse_package_json_text
-from depbot.updates.manifests.scan import (
-    parse_pyproject_text,
-    parse_requirements_text,
-    spec_lower_bound,
-)
+from depbot.updates.manifests.scan import spec_lower_bound
 
 # examples per property; DEPBOT_FUZZ_SCALE=10 runs ten times as many (a longer hunt)
 SCALE = max(1, int(os.environ.get("DEPBOT_FUZZ_SCALE", "1")))

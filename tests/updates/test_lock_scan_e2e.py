@@ -9,10 +9,9 @@ import pytest
 
 from depbot.fakes.loopback import LoopbackServer
 from depbot.updates.sources import collect_updates
-from tests.helpers.fake_registry import FakeRegistry
-from tests.helpers.settings import loopback_settings
-from tests.updates.test_js_locks import PNPM_V9
-from tests.updates.test_python_locks import (
+from tests.ecosystems.npm.test_locks import PNPM_V9
+from tests.ecosystems.npm.test_workspaces import BERRY, pkg
+from tests.ecosystems.pip.test_locks import (
     PIPFILE,
     PIPFILE_LOCK,
     POETRY_LOCK,
@@ -20,7 +19,8 @@ from tests.updates.test_python_locks import (
     UV_LOCK,
     UV_PYPROJECT,
 )
-from tests.updates.test_workspaces import BERRY, pkg
+from tests.helpers.fake_registry import FakeRegistry
+from tests.helpers.settings import loopback_settings
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

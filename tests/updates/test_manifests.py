@@ -9,16 +9,11 @@ import pytest
 
 from depbot.core.errors import InputError
 from depbot.core.settings import Settings
-from depbot.updates.manifests.scan import (
-    find_manifests,
-    npm_min_version,
-    parse_package_json_text,
-    parse_pyproject_text,
-    parse_requirements,
-    parse_requirements_text,
-    read_manifest,
-    spec_lower_bound,
-)
+from depbot.ecosystems.npm.package_json import parse_package_json_text
+from depbot.ecosystems.npm.ranges import npm_min_version
+from depbot.ecosystems.pip.pyproject import parse_pyproject_text
+from depbot.ecosystems.pip.requirements import parse_requirements, parse_requirements_text
+from depbot.updates.manifests.scan import find_manifests, read_manifest, spec_lower_bound
 
 
 def by_name(deps):

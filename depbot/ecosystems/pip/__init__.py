@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
-from depbot.ecosystems.pip import artifacts, ranges, registry, versions
+from depbot.ecosystems.pip import artifacts, manifests, ranges, registry, versions
 from depbot.records.artifact import Choice, NoArtifact
+from depbot.records.declared import Declared
 from depbot.records.names import normalize
 from depbot.records.package import PackageInfo
 from depbot.records.versions import Version, parse_version
@@ -30,6 +32,21 @@ class Pip:
     name_noun = "a pip distribution name"
     requirements_folder = "requirements"  # Dependabot reads requirements/*.txt from the parent
     workspaces = False
+
+    manifest_patterns = manifests.PATTERNS  # the files it reads, as people name them
+
+    def is_manifest(self, path: Path) -> bool:
+        return manifests.is_manifest(path)
+
+    def read_manifest(
+        self,
+        path: Path,
+        root: Path,
+        label: str,
+        secret_files: tuple[str, ...],
+        memo: dict[Path, Any] | None,
+    ) -> tuple[list[Declared], list[str]]:
+        return manifests.read(path, root, label, secret_files, memo)
 
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)

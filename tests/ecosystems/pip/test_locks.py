@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from depbot.updates.manifests.poetry import poetry_to_pep440
-from depbot.updates.manifests.python_locks import parse_pipfile_lock, parse_uv_lock
+from depbot.ecosystems.pip.locks import parse_pipfile_lock, parse_uv_lock
+from depbot.ecosystems.pip.poetry import poetry_to_pep440
 from depbot.updates.manifests.scan import read_manifest
 
 

@@ -22,10 +22,10 @@ from typing import Any
 import yaml
 
 from depbot.core.confine import relative_to
-from depbot.updates.manifests.declared import Declared
-from depbot.updates.manifests.js_locks import parse_npm_lock
-from depbot.updates.manifests.npm import parse_package_json_text
-from depbot.updates.manifests.reading import label_of, read_confined
+from depbot.ecosystems.npm.locks import parse_npm_lock
+from depbot.ecosystems.npm.package_json import parse_package_json_text
+from depbot.ecosystems.reading import label_of, read_confined
+from depbot.records.declared import Declared
 
 LOCK_NAMES = ("npm-shrinkwrap.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock")
 _MAX_GLOBS = 200

@@ -18,7 +18,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depbot.core.redact import excerpt
-from depbot.updates.manifests.declared import Declared, is_dev_name
+from depbot.records.declared import Declared, is_dev_name
 
 _NUMBERS = re.compile(r"^\d+(?:\.\d+)*")
 

@@ -14,12 +14,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from depbot import ecosystems
 from depbot.core.confine import refusal, relative_to
+from depbot.core.errors import InputError
 from depbot.core.redact import excerpt
-from depbot.ecosystems import canonical_name
+from depbot.ecosystems import table
+from depbot.records.declared import Declared, first_line
 from depbot.records.versions import parse_version
-from depbot.updates.manifests.declared import Declared, first_line
 
 
 def label_of(root: Path, path: Path) -> str:
@@ -69,7 +69,7 @@ def apply_pip_lock(deps: list[Declared], locked: dict[str, str]) -> list[Declare
     """
     out = []
     for d in deps:
-        version = locked.get(canonical_name(d.ecosystem, d.name))
+        version = locked.get(table.canonical_name(d.ecosystem, d.name))
         out.append(replace(d, pinned=version, installed=version) if version else d)
     return out
 
@@ -84,8 +84,26 @@ def unlocked_notes(deps: Iterable[Declared]) -> list[str]:
     for d in deps:
         if d.pinned or d.installed or d.dependency_kind == "indirect":
             continue
-        if ecosystems.get(d.ecosystem).open_ended(d.spec):
+        if table.get(d.ecosystem).open_ended(d.spec):
             note = f"{d.name} has no pinned or locked version in {d.manifest}: nothing to compare"
             if note not in notes:
                 notes.append(note)
     return notes
+
+
+def read_text(path: Path, label: str) -> str:
+    """A manifest's text; ``InputError`` naming ``label`` when it is not UTF-8 or unreadable."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{label}: not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"{label}: cannot be read ({exc.strerror or exc})") from None
+
+
+def relative(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` after links are resolved, or None outside it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from depbot.core.errors import InputError
 from depbot.core.redact import excerpt
 from depbot.ecosystems.npm.ranges import npm_min_version
-from depbot.updates.manifests.declared import Declared
+from depbot.records.declared import Declared
 
 # --- npm package.json and package-lock.json --------------------------------------------
 

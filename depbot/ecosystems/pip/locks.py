@@ -16,16 +16,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from depbot.ecosystems import canonical_name
-from depbot.updates.manifests.declared import Declared
-from depbot.updates.manifests.poetry import parse_poetry
-from depbot.updates.manifests.reading import (
+from depbot.ecosystems.pip.poetry import parse_poetry
+from depbot.ecosystems.reading import (
     apply_pip_lock,
     broken,
     highest,
     label_of,
     read_confined,
 )
+from depbot.ecosystems.table import canonical_name
+from depbot.records.declared import Declared
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from depbot.ecosystems.npm.workspaces import is_member, workspace_globs
 from depbot.updates.manifests.scan import read_manifest
-from depbot.updates.manifests.workspaces import is_member, workspace_globs
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -252,7 +252,7 @@ def test_a_range_on_a_package_of_the_same_workspace_is_linked_not_a_registry_upd
 def test_one_scan_walks_a_workspace_once_for_all_its_members(tmp_path, monkeypatch):
     """Every member asks for the workspace's package names: one scan walks the tree once
     (it walked it once per member, node_modules included: 0.95 s for 20 members)."""
-    from depbot.updates.manifests import workspaces
+    from depbot.ecosystems.npm import workspaces
 
     walks: list[Path] = []
     real = workspaces._package_jsons

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from depbot.updates.manifests.js_locks import (
+from depbot.ecosystems.npm.locks import (
     parse_pnpm_lock,
     parse_yarn_classic,
     parse_yarn_lock,

@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from depbot.updates.manifests.npm import NPM_SECTIONS
-from depbot.updates.manifests.reading import broken
+from depbot.ecosystems.npm.package_json import NPM_SECTIONS
+from depbot.ecosystems.reading import broken
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -20,8 +20,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from depbot.core import pyast
 from depbot.core.redact import excerpt
-from depbot.updates.manifests.declared import Declared, first_line, is_dev_name
-from depbot.updates.manifests.reading import broken, label_of, read_confined
+from depbot.ecosystems.reading import broken, label_of, read_confined
+from depbot.records.declared import Declared, first_line, is_dev_name
 
 _MAX_DEPTH = 8  # names bound to names bound to lists: deeper is computed, not declared
 

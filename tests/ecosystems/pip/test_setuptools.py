@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from depbot.core.settings import Settings
+from depbot.ecosystems.pip.setuptools import parse_setup_cfg_text, parse_setup_py_text
 from depbot.updates.manifests.scan import find_manifests, read_manifest
-from depbot.updates.manifests.setuptools import parse_setup_cfg_text, parse_setup_py_text
 
 
 def table(deps):

@@ -15,9 +15,9 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from depbot.core.redact import excerpt
-from depbot.updates.manifests.declared import Declared
-from depbot.updates.manifests.python_locks import read_lock_beside
-from depbot.updates.manifests.reading import apply_pip_lock, broken, label_of, read_confined
+from depbot.ecosystems.pip.locks import read_lock_beside
+from depbot.ecosystems.reading import apply_pip_lock, broken, label_of, read_confined
+from depbot.records.declared import Declared
 
 if sys.version_info >= (3, 11):
     import tomllib
