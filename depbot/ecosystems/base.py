@@ -35,7 +35,6 @@ class Ecosystem(Protocol):
     range_syntax: str  # how its version ranges are called: "a PEP 440 version specifier"
     name_noun: str  # what a package name of it is called: "a pip distribution name"
     requirements_folder: str | None  # a manifests folder Dependabot reads from its parent
-    workspaces: bool  # whether Dependabot reads a workspace's member manifests from its root
 
     manifest_patterns: tuple[str, ...]  # the manifests it reads, as people name them
 
@@ -54,6 +53,14 @@ class Ecosystem(Protocol):
         """The dependencies ``path`` declares (with its lock's versions), and warnings.
 
         ``label`` names the file in messages; ``memo`` holds what one scan learns once."""
+        ...
+
+    def workspace_globs(self, repo: Path, root: str) -> list[str]:
+        """The member globs of a workspace rooted at the folder ``root`` ([] for none)."""
+        ...
+
+    def in_workspace(self, rel: str, globs: list[str]) -> bool:
+        """Whether the folder ``rel`` (under the workspace root) matches its ``globs``."""
         ...
 
     def parse_version(self, raw: str) -> Version | None:

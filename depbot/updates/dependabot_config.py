@@ -30,12 +30,9 @@ the entries: ``updates.dependabot_rules``.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-
-import yaml
 
 from depbot import ecosystems
 from depbot.core.config_file import (
@@ -49,8 +46,7 @@ from depbot.core.config_file import (
 )
 from depbot.core.errors import ConfigError
 from depbot.ecosystems import canonical_name
-from depbot.ecosystems.npm.workspaces import is_member, workspace_globs
-from depbot.ecosystems.reading import read_confined
+from depbot.ecosystems.base import Ecosystem
 from depbot.records.update import Update
 from depbot.records.versions import parse_version, update_type
 from depbot.updates.dependabot_rules import (
@@ -81,7 +77,8 @@ class Policy:
     skipped: Counter[str] = field(default_factory=Counter)
     moved: int = 0  # updates moved below a version the ignore rules exclude
     unconfigured: Counter[str] = field(default_factory=Counter)  # ecosystem -> updates left out
-    _globs: dict[str, list[str]] = field(default_factory=dict, repr=False)  # workspace roots
+    # (ecosystem, workspace root) → its member globs
+    _globs: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -156,20 +153,22 @@ class Policy:
                 if not any(d.fullmatch(here) for d in e.directories):
                     continue
                 eco = ecosystems.get(e.ecosystem)
-                if here == folder or (eco.workspaces and self._member(here, folder)):
+                if here == folder or self._member(eco, here, folder):
                     return e
                 sub = eco.requirements_folder
                 if sub and folder == f"{here}/{sub}".lstrip("/"):
                     return e
         return None
 
-    def _member(self, root: str, folder: str) -> bool:
+    def _member(self, eco: Ecosystem, root: str, folder: str) -> bool:
+        """Whether ``folder`` is a member of a workspace rooted at ``root`` (npm, pnpm)."""
         if self.repo is None:
             return False
-        if root not in self._globs:
-            self._globs[root] = _workspace_globs(self.repo, root)
+        key = (eco.name, root)
+        if key not in self._globs:
+            self._globs[key] = eco.workspace_globs(self.repo, root)
         rel = folder[len(root) + 1 :] if root else folder
-        return bool(self._globs[root]) and is_member(rel, self._globs[root])
+        return bool(self._globs[key]) and eco.in_workspace(rel, self._globs[key])
 
     def _skip(self, reason: str) -> None:
         self.skipped[reason] += 1
@@ -180,21 +179,6 @@ def _ancestors(folder: str) -> list[str]:
     """``a/b/c`` → ``a/b``, ``a``, ``""`` (the root); ``""`` has none."""
     parts = folder.split("/") if folder else []
     return ["/".join(parts[:i]) for i in range(len(parts) - 1, -1, -1)]
-
-
-def _workspace_globs(repo: Path, root: str) -> list[str]:
-    """The workspace globs of ``root``'s package.json and pnpm-workspace.yaml ([] if none)."""
-    globs: list[str] = []
-    for name, load in (("package.json", json.loads), ("pnpm-workspace.yaml", yaml.safe_load)):
-        path = repo / root / name
-        if not path.is_file():
-            continue
-        text, _ = read_confined(repo, path, ())
-        try:
-            globs += workspace_globs(load(text)) if text is not None else []
-        except (ValueError, yaml.YAMLError, RecursionError):
-            continue  # reading the manifests reports it
-    return globs
 
 
 def _allowed(rules: tuple[Allow, ...], name: str, kind: str) -> bool:

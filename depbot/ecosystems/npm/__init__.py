@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from depbot.ecosystems.npm import artifacts, manifests, ranges, registry, versions
+from depbot.ecosystems.npm import artifacts, manifests, ranges, registry, versions, workspaces
 from depbot.records.artifact import Choice, NoArtifact
 from depbot.records.declared import Declared
 from depbot.records.package import PackageInfo
@@ -41,7 +41,6 @@ class Npm:
     range_syntax = "an npm range"
     name_noun = "an npm package name"
     requirements_folder = None
-    workspaces = True  # Dependabot reads a workspace's members from its root
 
     manifest_patterns = manifests.PATTERNS  # the files it reads, as people name them
 
@@ -57,6 +56,12 @@ class Npm:
         memo: dict[Path, Any] | None,
     ) -> tuple[list[Declared], list[str]]:
         return manifests.read(path, root, label, secret_files, memo)
+
+    def workspace_globs(self, repo: Path, root: str) -> list[str]:
+        return workspaces.root_globs(repo, root)
+
+    def in_workspace(self, rel: str, globs: list[str]) -> bool:
+        return workspaces.is_member(rel, globs)
 
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)

@@ -181,3 +181,18 @@ def read_package_json(
     parsed, warnings = parse_npm_lock(lock.name, lock_text, lock_label, importer)
     deps, notes = parse_package_json_text(text, label, locked=parsed.version, workspace=own)
     return deps, warnings + notes
+
+
+def root_globs(repo: Path, root: str) -> list[str]:
+    """The workspace globs of ``root``'s package.json and pnpm-workspace.yaml ([] if none)."""
+    globs: list[str] = []
+    for name, load in (("package.json", json.loads), ("pnpm-workspace.yaml", yaml.safe_load)):
+        path = repo / root / name
+        if not path.is_file():
+            continue
+        text, _ = read_confined(repo, path, ())
+        try:
+            globs += workspace_globs(load(text)) if text is not None else []
+        except (ValueError, yaml.YAMLError, RecursionError):
+            continue  # reading the manifests reports it
+    return globs

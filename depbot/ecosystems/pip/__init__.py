@@ -31,7 +31,6 @@ class Pip:
     range_syntax = "a PEP 440 version specifier"
     name_noun = "a pip distribution name"
     requirements_folder = "requirements"  # Dependabot reads requirements/*.txt from the parent
-    workspaces = False
 
     manifest_patterns = manifests.PATTERNS  # the files it reads, as people name them
 
@@ -47,6 +46,12 @@ class Pip:
         memo: dict[Path, Any] | None,
     ) -> tuple[list[Declared], list[str]]:
         return manifests.read(path, root, label, secret_files, memo)
+
+    def workspace_globs(self, repo: Path, root: str) -> list[str]:
+        return []  # pip has no workspaces Dependabot reads from their root
+
+    def in_workspace(self, rel: str, globs: list[str]) -> bool:
+        return False
 
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)
