@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from depbot.apidiff.join import Query, ReleaseDiff, queries
-from depbot.apidiff.records import ApiDiff
 from depbot.changelogs.result import ChangelogResult
 from depbot.core.errors import ToolError
+from depbot.records.api import ApiDiff
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite

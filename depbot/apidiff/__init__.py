@@ -1,8 +1,8 @@
 """The API of two releases of one package and their diff, over unpacked folders.
 
-Pure: reads two folders an artifact was unpacked into, runs nothing, asks no network.
-Python releases go through griffe (``python_api``), npm releases through their
-``package.json`` and tree-sitter (``npm_api``).
+Pure: reads two folders an artifact was unpacked into, runs nothing, asks no network. The API
+model is the ecosystem's (``api_changes`` of ``depbot/ecosystems/<name>/``: griffe for Python
+releases, ``package.json`` and tree-sitter for npm ones); ``join`` meets it with the code.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ import time
 from pathlib import Path
 
 from depbot import ecosystems
-from depbot.apidiff.npm_api import npm_changes, read_package
-from depbot.apidiff.python_api import python_changes
-from depbot.apidiff.records import ApiChange, ApiDiff, Deprecation
+from depbot.records.api import ApiChange, ApiDiff, Deprecation
 
 __all__ = ["ApiChange", "ApiDiff", "Deprecation", "diff_releases"]
 
@@ -36,14 +34,9 @@ def diff_releases(
     if diff.notes:
         return diff
     eco = ecosystems.find(ecosystem)
-    language = eco.language if eco else None
-    if language == "python":
-        diff.changes, diff.deprecated = python_changes(old_root, new_root, diff.notes, diff.stats)
-    elif language == "javascript":
-        old = read_package(old_root, old_label, diff.notes)
-        new = read_package(new_root, new_label, diff.notes)
-        diff.changes = npm_changes(old, new, diff.notes)
-    else:
+    if eco is None:
         diff.notes.append(f"{ecosystem}: no API model for this ecosystem")
+    else:
+        eco.api_changes(old_root, new_root, diff)
     diff.stats["seconds"] = round(time.perf_counter() - started, 3)
     return diff

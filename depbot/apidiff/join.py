@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from depbot import ecosystems
-from depbot.apidiff.records import ApiChange, ApiDiff
+from depbot.records.api import ApiChange, ApiDiff
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from depbot.records.api import ApiDiff
 from depbot.records.artifact import Choice, NoArtifact
 from depbot.records.declared import Declared
 from depbot.records.package import PackageInfo
@@ -61,6 +62,10 @@ class Ecosystem(Protocol):
 
     def in_workspace(self, rel: str, globs: list[str]) -> bool:
         """Whether the folder ``rel`` (under the workspace root) matches its ``globs``."""
+        ...
+
+    def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
+        """Fill ``diff`` (changes, deprecations, notes, stats) from two unpacked releases."""
         ...
 
     def parse_version(self, raw: str) -> Version | None:

@@ -8,8 +8,8 @@ from typing import Any
 from depbot.agent.ledger import Ledger
 from depbot.agent.toolbox import Toolbox
 from depbot.apidiff.join import ReleaseDiff
-from depbot.apidiff.records import ApiChange, ApiDiff
 from depbot.output.drafts import render_draft
+from depbot.records.api import ApiChange, ApiDiff
 from depbot.records.update import Update
 from depbot.symbols.facts import SymbolHit
 from tests.helpers.fake_services import FakeServices, import_site, section

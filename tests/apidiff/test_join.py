@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from depbot.apidiff.join import Query, join, queries
-from depbot.apidiff.records import ApiChange, ApiDiff, Deprecation
+from depbot.records.api import ApiChange, ApiDiff, Deprecation
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from depbot.ecosystems.npm import artifacts, manifests, ranges, registry, versions, workspaces
+from depbot.records.api import ApiDiff
 from depbot.records.artifact import Choice, NoArtifact
 from depbot.records.declared import Declared
 from depbot.records.package import PackageInfo
@@ -62,6 +63,13 @@ class Npm:
 
     def in_workspace(self, rel: str, globs: list[str]) -> bool:
         return workspaces.is_member(rel, globs)
+
+    def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
+        from depbot.ecosystems.npm.api.model import npm_changes, read_package  # tree-sitter
+
+        old = read_package(old_root, diff.old_label, diff.notes)
+        new = read_package(new_root, diff.new_label, diff.notes)
+        diff.changes = npm_changes(old, new, diff.notes)
 
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from depbot.ecosystems.pip import artifacts, manifests, ranges, registry, versions
+from depbot.records.api import ApiDiff
 from depbot.records.artifact import Choice, NoArtifact
 from depbot.records.declared import Declared
 from depbot.records.names import normalize
@@ -52,6 +53,11 @@ class Pip:
 
     def in_workspace(self, rel: str, globs: list[str]) -> bool:
         return False
+
+    def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
+        from depbot.ecosystems.pip.api.model import python_changes  # griffe: only for a diff
+
+        diff.changes, diff.deprecated = python_changes(old_root, new_root, diff.notes, diff.stats)
 
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from depbot.apidiff import diff_releases
-from depbot.apidiff.npm_semver import node_minimum
+from depbot.ecosystems.npm.api.engines import node_minimum
 from tests.helpers.paths import ROOT, SHARED_SCENARIOS
 
 BASES = (ROOT / "tests" / "scenarios", SHARED_SCENARIOS)
@@ -149,7 +149,7 @@ def test_ambient_module_blocks_export_their_declarations_without_export(tmp_path
 def test_each_release_is_walked_once_however_many_subpaths(tmp_path, monkeypatch):
     """A package of one file per function (lodash: ~1,000) was walked once per subpath and
     per declaration lookup: 24 s for one patch diff. The file list is read once per release."""
-    from depbot.apidiff import npm_api
+    from depbot.ecosystems.npm.api import model as npm_api
 
     walks: list[str] = []
     real = npm_api._walk

@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from depbot.apidiff.npm_exports import ambient_modules, file_exports
-from depbot.apidiff.npm_semver import node_minimum
-from depbot.apidiff.records import ApiChange
+from depbot.ecosystems.npm.api.engines import node_minimum
+from depbot.ecosystems.npm.api.exports import ambient_modules, file_exports
+from depbot.records.api import ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
 JS_SUFFIXES = (".js", ".cjs", ".mjs")

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import griffe
 
-from depbot.apidiff.pydeprecations import scan_files
-from depbot.apidiff.pylazy import lazy_served, lazy_targets
-from depbot.apidiff.python_moved import moved_breakages, vanished_names, walk_modules
-from depbot.apidiff.records import ApiChange, Deprecation
 from depbot.core import pyast
+from depbot.ecosystems.pip.api.deprecations import scan_files
+from depbot.ecosystems.pip.api.lazy import lazy_served, lazy_targets
+from depbot.ecosystems.pip.api.moved import moved_breakages, vanished_names, walk_modules
+from depbot.records.api import ApiChange, Deprecation
 
 # griffe logs what it cannot resolve in a release (an alias to a Windows-only module) as
 # ERROR on stderr; the diff's own notes say what it could not compare

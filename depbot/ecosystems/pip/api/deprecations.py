@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from depbot.apidiff.records import Deprecation
 from depbot.core import pyast
+from depbot.records.api import Deprecation
 
 CATEGORIES = frozenset({"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"})
 # the removal version in a message's text (prose, not code): "will be removed in 3.0"

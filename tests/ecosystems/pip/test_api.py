@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from depbot.apidiff import diff_releases
-from depbot.apidiff.pydeprecations import removal_version
+from depbot.ecosystems.pip.api.deprecations import removal_version
 from tests.helpers.paths import ROOT, SHARED_SCENARIOS
 
 SCENARIOS = ROOT / "tests" / "scenarios"

@@ -13,8 +13,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from depbot.apidiff.pydeprecations import MAX_FILE_BYTES, module_name
 from depbot.core import pyast
+from depbot.ecosystems.pip.api.deprecations import MAX_FILE_BYTES, module_name
 
 _LITERALS = (ast.Dict, ast.Set, ast.List, ast.Tuple)
 
