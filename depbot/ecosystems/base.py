@@ -68,6 +68,11 @@ class Ecosystem(Protocol):
         """Fill ``diff`` (changes, deprecations, notes, stats) from two unpacked releases."""
         ...
 
+    def import_names(self, package: str, *, environment: bool = False) -> list[str]:
+        """The names code imports ``package`` under (``environment``: also ask the installed
+        metadata of this environment, where the ecosystem has any)."""
+        ...
+
     def parse_version(self, raw: str) -> Version | None:
         """A version of this ecosystem (``v``/``=`` prefix already gone), or None."""
         ...

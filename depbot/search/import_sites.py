@@ -13,10 +13,8 @@ from depbot import ecosystems
 from depbot.core.errors import ToolError
 from depbot.search.code import CodeSearch
 from depbot.search.imports import (
-    import_names_for,
     js_imports,
     module_matches,
-    normalize_dist,
     python_imports,
 )
 from depbot.search.scope import rust_escape, trim_line
@@ -81,23 +79,6 @@ class ImportReport:
 
 
 @lru_cache(maxsize=1)
-def installed_import_names() -> dict[str, tuple[str, ...]]:
-    """normalized distribution → top-level import names, from *this* Python environment's
-    metadata (``importlib.metadata.packages_distributions``). Secondary source only: the
-    user's checkout may use another environment."""
-    try:
-        from importlib.metadata import packages_distributions
-
-        mapping = packages_distributions()
-    except Exception:  # broken metadata in some installed package
-        return {}
-    out: dict[str, set[str]] = {}
-    for top, dists in mapping.items():
-        for dist in dists:
-            out.setdefault(normalize_dist(dist), set()).add(top)
-    return {k: tuple(sorted(v)) for k, v in out.items()}
-
-
 def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport:
     """Where ``package`` (a pip distribution or npm package name) is imported in ``cs``'s
     checkout, and under which names. Raises ``ToolError`` on a bad ecosystem or name."""
@@ -110,7 +91,7 @@ def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport
         raise ToolError(f"{package!r} is not {eco.name_noun}.")
     if eco.language == "javascript":
         return where_npm(cs, name)
-    return where_pip(cs, name)
+    return where_python(cs, eco.name, name, eco.import_names(name, environment=True))
 
 
 def _site_text(cs: CodeSearch, path: str, line: int) -> str:
@@ -119,9 +100,8 @@ def _site_text(cs: CodeSearch, path: str, line: int) -> str:
     return trim_line(text, 1, cs.settings.hit_width)
 
 
-def where_pip(cs: CodeSearch, dist: str) -> ImportReport:
-    """``where_imported(cs, 'pip', dist)``: Python import sites of a distribution."""
-    names = import_names_for(dist, installed_import_names())
+def where_python(cs: CodeSearch, ecosystem: str, dist: str, names: list[str]) -> ImportReport:
+    """Python import sites of a distribution imported under ``names`` (its ecosystem's)."""
     roots = sorted({n.split(".")[0] for n in names})
     alt = "|".join(rust_escape(r) for r in roots)
     rx = rf"\b(?:import|from)\b.*\b(?:{alt})\b|__import__\(|import_module\("
@@ -175,7 +155,7 @@ def where_pip(cs: CodeSearch, dist: str) -> ImportReport:
             note += f" ({cond} conditional: inside try/except/if or a function)"
     else:
         note = f"no import of {dist} found (looked for: {', '.join(names)})"
-    return ImportReport("pip", dist, names, sites, files, note)
+    return ImportReport(ecosystem, dist, names, sites, files, note)
 
 
 def where_npm(cs: CodeSearch, package: str) -> ImportReport:

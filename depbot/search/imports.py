@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from depbot.core import pyast
+from depbot.ecosystems.pip.importnames import guess_import_names, import_names_for, normalize_dist
 from depbot.search import jsparse
 from depbot.search.jsimports import JsImport, imports_from_tree, package_of
 from depbot.search.jsregex import js_imports_regex
 from depbot.search.lexical import CODE, scan
-from depbot.search.pipnames import guess_import_names, import_names_for, normalize_dist
 
 __all__ = [
     "PyImport",

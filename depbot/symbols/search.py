@@ -20,7 +20,6 @@ from depbot.ecosystems.npm import NPM
 from depbot.search.code import CodeSearch
 from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
 from depbot.search.imports import js_imports
-from depbot.search.pipnames import import_names_for
 from depbot.symbols import javascript as code_js
 from depbot.symbols import python as code_py
 from depbot.symbols.config import config_file_uses
@@ -45,9 +44,7 @@ class SymbolSearch:
     # -- shared lookups -------------------------------------------------------------------
 
     def import_names(self, ecosystem: str, package: str) -> list[str]:
-        if ecosystems.get(ecosystem).language == "javascript":
-            return [package]
-        return list(import_names_for(package))
+        return ecosystems.get(ecosystem).import_names(package)
 
     def report(self, ecosystem: str, package: str) -> ImportReport:
         key = (ecosystem, package.lower())

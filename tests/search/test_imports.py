@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from depbot.ecosystems.pip.importnames import KNOWN_IMPORT_NAMES
 from depbot.search.imports import (
     PyImport,
     guess_import_names,
@@ -16,7 +17,6 @@ from depbot.search.imports import (
     package_of,
     python_imports,
 )
-from depbot.search.pipnames import KNOWN_IMPORT_NAMES
 
 
 def py(text: str) -> list[tuple]:

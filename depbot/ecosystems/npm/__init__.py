@@ -71,6 +71,9 @@ class Npm:
         new = read_package(new_root, diff.new_label, diff.notes)
         diff.changes = npm_changes(old, new, diff.notes)
 
+    def import_names(self, package: str, *, environment: bool = False) -> list[str]:
+        return [package]
+
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)
 

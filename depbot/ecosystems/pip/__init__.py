@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from depbot.ecosystems.pip import artifacts, manifests, ranges, registry, versions
+from depbot.ecosystems.pip import artifacts, importnames, manifests, ranges, registry, versions
 from depbot.records.api import ApiDiff
 from depbot.records.artifact import Choice, NoArtifact
 from depbot.records.declared import Declared
@@ -58,6 +58,12 @@ class Pip:
         from depbot.ecosystems.pip.api.model import python_changes  # griffe: only for a diff
 
         diff.changes, diff.deprecated = python_changes(old_root, new_root, diff.notes, diff.stats)
+
+    def import_names(self, package: str, *, environment: bool = False) -> list[str]:
+        """The names ``package`` is imported under, most likely first; ``environment``: also
+        what this Python environment's installed metadata says."""
+        installed = importnames.installed_import_names() if environment else None
+        return list(importnames.import_names_for(package, installed))
 
     def parse_version(self, raw: str) -> Version | None:
         return versions.parse(raw)

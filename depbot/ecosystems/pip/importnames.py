@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from depbot.records.names import normalize
 
@@ -222,3 +223,21 @@ def _dedupe(names) -> list[str]:
             seen.add(n)
             out.append(n)
     return out
+
+
+@lru_cache(maxsize=1)
+def installed_import_names() -> dict[str, tuple[str, ...]]:
+    """normalized distribution → top-level import names, from *this* Python environment's
+    metadata (``importlib.metadata.packages_distributions``). Secondary source only: the
+    user's checkout may use another environment."""
+    try:
+        from importlib.metadata import packages_distributions
+
+        mapping = packages_distributions()
+    except Exception:  # broken metadata in some installed package
+        return {}
+    out: dict[str, set[str]] = {}
+    for top, dists in mapping.items():
+        for dist in dists:
+            out.setdefault(normalize_dist(dist), set()).add(top)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
