@@ -394,7 +394,7 @@ class ChangelogFetcher(TagSource, ReleaseSource, FolderSource):
             return
         source = page
         sections = parse_sections(info.description, source, ecosystem=run.eco, kind="description")
-        label = "the long description on the package index"
+        label = f"the long description on the {eco.registry_label}"
         if sections:
             run.tried.append(
                 f"{label} ({describe_versions(run.eco, [s.version for s in sections])})"
