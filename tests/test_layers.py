@@ -2,8 +2,8 @@
 
 Each package is a stage of the pipeline and imports only the stages below it::
 
-    core < records < github < updates < changelogs < search < symbols < models < agent
-         < output < pipeline < evals < cli
+    core < records < github < updates < artifacts < changelogs < search < symbols < apidiff
+         < planner < models < agent < output < pipeline < evals < cli
 
 ``fakes`` (loopback stand-ins for the registries, GitHub and a model server) stands beside
 that order: it imports only ``core`` and ``records``, and only ``evals`` and ``cli`` (and the
@@ -37,6 +37,7 @@ LAYERS = (
     "search",
     "symbols",
     "apidiff",
+    "planner",
     "models",
     "agent",
     "output",

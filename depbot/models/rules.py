@@ -30,19 +30,19 @@ from depbot.changelogs.wording import behaviour_change
 from depbot.core.fence import unfence
 from depbot.core.limits import MAX_CALLS_PER_REPLY
 from depbot.models.base import ModelReply, Usage, estimate_tokens
-from depbot.models.rules_notes import (
-    _candidates,
-    _deprecated,
-    _describe,
-    _fix,
-    _search_args,
-    _spread,
-    _symbols,
-    _verify_note,
-    _verify_only,
+from depbot.planner.notes import (
+    candidates,
+    deprecated,
+    describe,
     expand_wildcards,
+    fix,
+    search_args,
+    spread,
+    symbols,
+    verify_note,
+    verify_only,
 )
-from depbot.models.rules_search import unasked_note, wildcard_asks, within_budget
+from depbot.planner.searches import unasked_note, wildcard_asks, within_budget
 from depbot.records.names import normalize
 from depbot.records.versions import semver_promise
 from depbot.symbols.match import SHAPE_KINDS
@@ -212,8 +212,8 @@ def _conclusion(st: _State) -> dict[str, Any]:
     excluded = 0
     shims: dict[str, int] = {}  # compatibility shims set aside, by reason
     paths: dict[str, str] = {}
-    main_args = [_search_args(package, c) for c, _ in cands]
-    deprecated = [(c, e) for c, e in _deprecated(cl) if _search_args(package, c) not in main_args]
+    main_args = [search_args(package, c) for c, _ in cands]
+    kept = [(c, e) for c, e in deprecated(cl) if search_args(package, c) not in main_args]
     also: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
     verify: list[tuple[dict[str, Any], dict[str, Any], int]] = []
     shaped: list[dict[str, Any]] = []  # weak hits that have the broken call shape
@@ -223,9 +223,7 @@ def _conclusion(st: _State) -> dict[str, Any]:
         for h in strong:
             paths[h["id"]] = str(h.get("path", ""))
         if search.args not in main_args:  # a deprecated name: never a reason to be affected
-            dep = next(
-                (ce for ce in deprecated if _search_args(package, ce[0]) == search.args), None
-            )
+            dep = next((ce for ce in kept if search_args(package, ce[0]) == search.args), None)
             if dep is not None and strong:
                 also.append((*dep, [h["id"] for h in strong]))
             continue
@@ -242,8 +240,8 @@ def _conclusion(st: _State) -> dict[str, Any]:
             if _SHIM_WORDS.search(str(why)):
                 shims[str(why)] = shims.get(str(why), 0) + int(n or 0)
         if strong:
-            pairs = [(c, e) for c, e in cands if _search_args(package, c) == search.args]
-            if pairs and all(_verify_only(c, e) for c, e in pairs):
+            pairs = [(c, e) for c, e in cands if search_args(package, c) == search.args]
+            if pairs and all(verify_only(c, e) for c, e in pairs):
                 verify.append((*pairs[0], len(strong)))  # a weak "verify", never affected alone
                 continue
             for h in strong:
@@ -254,7 +252,7 @@ def _conclusion(st: _State) -> dict[str, Any]:
                     paths[h["id"]] = str(h.get("path", ""))
                     hits.append(h["id"])
             for cand, entry in cands:
-                if _search_args(package, cand) == search.args:
+                if search_args(package, cand) == search.args:
                     hit_cands.append((cand, entry))
                     break
     n_breaking = len(cl.get("breaking") or [])
@@ -274,21 +272,21 @@ def _conclusion(st: _State) -> dict[str, Any]:
                 refs = [removal, entry["ref"]] if removal else refs
             for ref in refs:
                 if not entry.get("from_deprecation"):
-                    summary = _describe(cand, package, entry.get("version", to), entry)
+                    summary = describe(cand, package, entry.get("version", to), entry)
                 elif ref == entry["ref"]:
                     summary = f"`{cand['symbol']}` was deprecated in {entry.get('version')}"
                 else:
                     summary = f"{package} {to} removes previously deprecated code, `{cand['symbol']}` among it"
                 changes.append({
                     "summary": summary,
-                    "symbols": _symbols(cand, package),
+                    "symbols": symbols(cand, package),
                     "source_ref": ref,
                 })  # fmt: skip
         what = "; ".join(
             dict.fromkeys(
                 f"`{c['symbol']}` (deprecated in {e.get('version')}) was removed"
                 if e.get("from_deprecation")
-                else _describe(c, package, e.get("version", to), e)
+                else describe(c, package, e.get("version", to), e)
                 for c, e in hit_cands[:3]
             )
         )
@@ -297,7 +295,7 @@ def _conclusion(st: _State) -> dict[str, Any]:
             changes.append({
                 "summary": f"Also deprecated (still works in {to}): `{cand['symbol']}`, "
                            f"deprecated in {entry.get('version', to)}",
-                "symbols": _symbols(cand, package),
+                "symbols": symbols(cand, package),
                 "source_ref": entry["ref"],
             })  # fmt: skip
             hits.extend(i for i in ids if i not in hits)
@@ -307,8 +305,8 @@ def _conclusion(st: _State) -> dict[str, Any]:
             "verdict": "affected",
             "reason": f"{what}{more}; this code relies on it in {n_main} place{'s' if n_main != 1 else ''}.",
             "breaking_changes": changes[:20],
-            "hit_ids": _spread(hits, paths, MAX_HITS_CITED),
-            "suggested_fix": _fix(hit_cands, package, to),
+            "hit_ids": spread(hits, paths, MAX_HITS_CITED),
+            "suggested_fix": fix(hit_cands, package, to),
         }
     announced = _unnamed_breaks(cl)
     if not cands:
@@ -359,7 +357,7 @@ def _conclusion(st: _State) -> dict[str, Any]:
         "verdict": "not_affected",
         "reason": f"searched for what {frm} → {to} breaks ({searched}): no use in this code{extra}"
         + (unasked_note(unasked, st.code) if unasked else "")
-        + "".join(_verify_note(c, e, n) for c, e, n in verify[:3]),
+        + "".join(verify_note(c, e, n) for c, e, n in verify[:3]),
     }
 
 
@@ -380,7 +378,7 @@ def _found_candidates(st: _State) -> list[tuple[dict[str, Any], dict[str, Any]]]
     """The candidates of the notes, each wildcard (`safe*`) replaced by the names of its
     family this checkout uses (import sites and a text search for the prefix)."""
     asked = tuple(str(s.args.get("symbol", "")) for s in st.searches)
-    return expand_wildcards(_candidates(st.changelog or {}), {**st.code, "": st.imported}, asked)
+    return expand_wildcards(candidates(st.changelog or {}), {**st.code, "": st.imported}, asked)
 
 
 # --- the released code: api_diff --------------------------------------------------------------
@@ -548,7 +546,7 @@ def plan(messages: list[dict[str, Any]], tools: frozenset[str] = frozenset()) ->
         found = st.changelog.get("found")
         done = [s.args for s in st.searches]
         text_ok = "search_code" in tools
-        raw = _candidates(st.changelog) if found else []
+        raw = candidates(st.changelog) if found else []
         wild_asks, wild_pending = wildcard_asks(
             raw, st.code, st.imported_asked, st.imported_pending, text_ok
         )
@@ -563,8 +561,8 @@ def plan(messages: list[dict[str, Any]], tools: frozenset[str] = frozenset()) ->
         wild_asks += [a for a in pre_asks if a not in wild_asks]
         wild_pending = wild_pending or pre_pending
         if cands and found:
-            cands = (cands + _deprecated(st.changelog))[:MAX_SEARCHES_PER_UPDATE]
-        todo = [_search_args(pkg, c) for c, _ in cands if _search_args(pkg, c) not in done]
+            cands = (cands + deprecated(st.changelog))[:MAX_SEARCHES_PER_UPDATE]
+        todo = [search_args(pkg, c) for c, _ in cands if search_args(pkg, c) not in done]
         if todo or wild_asks or (wild_pending and not st.imported_asked):
             if not st.imported_asked:
                 calls.append(("where_imported", {"package": pkg}))

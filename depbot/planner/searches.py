@@ -1,8 +1,8 @@
-"""Which searches the ``rules`` planner asks for one update, beyond one per candidate. Pure.
+"""Which searches the planner asks for one update, beyond one per candidate. Pure.
 
 - A wildcard of the notes ("removed `safe*` functions") is expanded into the names of its
   family this checkout uses: those on its import sites and on the lines of one text search
-  for the prefix (``rules_notes.expand_wildcards``).
+  for the prefix (``notes.expand_wildcards``).
 - When the notes name more candidates than the search budget holds (a major with a long
   list of rc and beta sections), one text search for all their names first (a few
   ``search_code`` calls of an alternation): a name that occurs nowhere in the checkout's
@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from depbot.core.fence import unfence
-from depbot.models.rules_notes import WILDCARD, _search_args, wildcard_pattern
+from depbot.planner.notes import WILDCARD, search_args, wildcard_pattern
 
 # kinds a search finds by the text of their name (the others: import sites, files)
 TEXT_KINDS = frozenset(
@@ -96,7 +96,7 @@ def within_budget(
     if words is None:
         if any((code.get(p) or {}).get("compacted") for p in pats) and done:
             # read back compact: the choice was made when the lines were there
-            return [ce for ce in cands if _search_args(package, ce[0]) in done], [], False
+            return [ce for ce in cands if search_args(package, ce[0]) in done], [], False
         return _rank(cands)[:cap], [], False
     kept = [
         ce for ce in cands if ce[0].get("kind", "name") not in TEXT_KINDS or leaf(ce[0]) in words

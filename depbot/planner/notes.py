@@ -1,4 +1,4 @@
-"""What the notes ask the ``rules`` planner to search, and the words of its conclusions.
+"""What the notes ask the planner to search, and the words of its conclusions.
 
 The candidates of the breaking items (and, when the range removes deprecated code, of
 the older deprecations), the names the range deprecates and keeps working ("also
@@ -16,7 +16,7 @@ from depbot.changelogs.wording import narrows_input
 from depbot.core.fence import unfence
 
 
-def _candidates(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def candidates(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(candidate, the breaking entry it came from), in changelog order, without duplicates."""
     seen: set[str] = set()
     out = []
@@ -38,12 +38,12 @@ def _candidates(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[st
     return out
 
 
-def _deprecated(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def deprecated(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(candidate, deprecation entry) for names the range deprecates and keeps working: never
     a reason to call an update affected, only "also deprecated" in a draft that is."""
     if not changelog.get("breaking"):
         return []
-    known = {json.dumps(c, sort_keys=True) for c, _ in _candidates(changelog)}
+    known = {json.dumps(c, sort_keys=True) for c, _ in candidates(changelog)}
     out = []
     for entry in changelog.get("deprecations") or []:
         for cand in entry.get("deprecates") or []:
@@ -54,7 +54,7 @@ def _deprecated(changelog: dict[str, Any]) -> list[tuple[dict[str, Any], dict[st
     return out
 
 
-def _spread(ids: list[str], paths: dict[str, str], cap: int) -> list[str]:
+def spread(ids: list[str], paths: dict[str, str], cap: int) -> list[str]:
     """At most ``cap`` ids, one per file first: the draft cites every file that uses any
     broken API, not only the first search's many hits."""
     first: dict[str, str] = {}
@@ -65,7 +65,7 @@ def _spread(ids: list[str], paths: dict[str, str], cap: int) -> list[str]:
     return picked + rest[: max(0, cap - len(picked))]
 
 
-def _search_args(package: str, cand: dict[str, Any]) -> dict[str, Any]:
+def search_args(package: str, cand: dict[str, Any]) -> dict[str, Any]:
     args = {"package": package, "symbol": cand["symbol"], "kind": cand.get("kind", "name")}
     for k in ("of", "arg", "max_positional"):
         if cand.get(k) not in (None, ""):
@@ -92,7 +92,7 @@ def _quoted(entry: dict[str, Any], limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _describe(
+def describe(
     cand: dict[str, Any], package: str, version: str, entry: dict[str, Any] | None = None
 ) -> str:
     s, kind = cand["symbol"], cand.get("kind", "name")
@@ -121,7 +121,7 @@ def _describe(
     }.get(kind, f"`{s}` changed in {version}")
 
 
-def _symbols(cand: dict[str, Any], package: str) -> list[str]:
+def symbols(cand: dict[str, Any], package: str) -> list[str]:
     kind = cand.get("kind")
     if kind == "module":
         return [f"require('{package}')", "ESM"]
@@ -130,7 +130,7 @@ def _symbols(cand: dict[str, Any], package: str) -> list[str]:
     return [cand["symbol"]]
 
 
-def _fix(cands: list[tuple[dict[str, Any], dict[str, Any]]], package: str, to: str) -> str:
+def fix(cands: list[tuple[dict[str, Any], dict[str, Any]]], package: str, to: str) -> str:
     parts = []
     for cand, entry in cands:
         kind, s = cand.get("kind"), cand["symbol"]
@@ -228,14 +228,14 @@ def expand_wildcards(
 # --- behaviour changes that narrow what an API takes ----------------------------------------
 
 
-def _verify_only(cand: dict[str, Any], entry: dict[str, Any]) -> bool:
+def verify_only(cand: dict[str, Any], entry: dict[str, Any]) -> bool:
     """A behaviour change that narrows the values a call takes ("`f()` no longer accepts
     unsigned tokens by default"): its calls are to verify, but a call is a break only
     when it passes such a value, which a search cannot tell; never affected on its own."""
     return cand.get("kind") == "behaviour" and narrows_input(unfence(str(entry.get("item", ""))))
 
 
-def _verify_note(cand: dict[str, Any], entry: dict[str, Any], n: int) -> str:
+def verify_note(cand: dict[str, Any], entry: dict[str, Any], n: int) -> str:
     return (
         f"; to verify: {n} call(s) of `{cand['symbol']}()`, whose accepted values narrowed "
         f'("{_quoted(entry, 120)}"); whether this code passes such a value the code does not say'

@@ -1,0 +1,1 @@
+"""The rules planner: the domain policy that triages an update offline, from the conversation."""
