@@ -5,6 +5,7 @@ decides in); ``read_state`` is what it reads of the conversation; ``offered`` th
 the tools a request offers. ``models.rules`` puts it behind the model interface.
 """
 
-from depbot.planner.reply import offered, plan, read_state
+from depbot.planner.conversation import read_state
+from depbot.planner.reply import offered, plan
 
 __all__ = ["offered", "plan", "read_state"]

@@ -342,7 +342,7 @@ class Obedient:
 
     def _updates(self, messages: list[dict[str, Any]]) -> list[str]:
         states, _ = read_state(messages)
-        return [st.update["package"] for st in states]
+        return [st.update.package for st in states]
 
     def _forge(
         self, order: tuple[str, str, list[str], str | None], messages: list[dict[str, Any]]
