@@ -2,12 +2,12 @@
 
 Each package is a stage of the pipeline and imports only the stages below it::
 
-    core < records < ecosystems < github < updates < changelogs < search < symbols < models
-         < agent < output < pipeline < evals < cli
+    core < records < ecosystems < github < updates < artifacts < changelogs < search < symbols
+         < apidiff < planner < models < agent < output < pipeline < evals < cli
 
 ``fakes`` (loopback stand-ins for the registries, GitHub and a model server) stands beside
-that order: it imports only ``core``, ``records`` and ``ecosystems``, and only ``evals`` and ``cli`` (and the
-tests) import it. ``depbot/__init__.py`` and ``depbot/__main__.py`` are the top face and may
+that order: it imports only ``core``, ``records`` and ``ecosystems``, and only ``evals`` and
+``cli`` (and the tests) import it. ``depbot/__init__.py`` and ``depbot/__main__.py`` are the top face and may
 import anything; a package may import from the top face only ``__version__``. ``depbot/demo/``
 is the client code of an example, not depbot, and is not read.
 
@@ -38,6 +38,7 @@ LAYERS = (
     "search",
     "symbols",
     "apidiff",
+    "planner",
     "models",
     "agent",
     "output",

@@ -33,9 +33,10 @@ import pytest
 from depbot.core.fence import unfence
 from depbot.fakes.loopback import LoopbackServer, Reply
 from depbot.models.base import ModelReply, Usage, estimate_tokens
-from depbot.models.rules import RulesModel, plan, read_state
+from depbot.models.rules import RulesModel
 from depbot.output.drafts import FOOTER_PREFIX, MARKER_RE
 from depbot.pipeline.run import triage
+from depbot.planner import plan, read_state
 from depbot.records.update import Update
 from tests.helpers.worlds import OLDLIB_CHANGES, OTHERLIB_CHANGES, World, settings_for, write_tree
 
@@ -341,7 +342,7 @@ class Obedient:
 
     def _updates(self, messages: list[dict[str, Any]]) -> list[str]:
         states, _ = read_state(messages)
-        return [st.update["package"] for st in states]
+        return [st.update.package for st in states]
 
     def _forge(
         self, order: tuple[str, str, list[str], str | None], messages: list[dict[str, Any]]

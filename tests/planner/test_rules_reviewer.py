@@ -3,7 +3,7 @@ that moved out, deprecations that only go along, and every file cited."""
 
 from __future__ import annotations
 
-from tests.models.test_rules import MAJOR, Convo, changelog, item
+from tests.helpers.planner import MAJOR, Convo, changelog, item
 
 
 def strong(hid: str, path: str, line: int = 1) -> dict:

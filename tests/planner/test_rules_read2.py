@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from depbot.models.rules import plan
-from tests.models.test_rules import MAJOR, Convo, changelog, item
+from depbot.planner import plan
+from tests.helpers.planner import MAJOR, Convo, changelog, item
 
 
 def test_a_config_key_found_in_a_string_is_a_use():

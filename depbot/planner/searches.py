@@ -1,8 +1,8 @@
-"""Which searches the ``rules`` planner asks for one update, beyond one per candidate. Pure.
+"""Which searches the planner asks for one update, beyond one per candidate. Pure.
 
 - A wildcard of the notes ("removed `safe*` functions") is expanded into the names of its
   family this checkout uses: those on its import sites and on the lines of one text search
-  for the prefix (``rules_notes.expand_wildcards``).
+  for the prefix (``notes.expand_wildcards``).
 - When the notes name more candidates than the search budget holds (a major with a long
   list of rc and beta sections), one text search for all their names first (a few
   ``search_code`` calls of an alternation): a name that occurs nowhere in the checkout's
@@ -13,10 +13,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from depbot.core.fence import unfence
-from depbot.models.rules_notes import WILDCARD, _search_args, wildcard_pattern
+from depbot.planner.notes import WILDCARD, wildcard_pattern
+from depbot.planner.records import JSON, Candidate, Code, Pair, SearchResult
 
 # kinds a search finds by the text of their name (the others: import sites, files)
 TEXT_KINDS = frozenset(
@@ -27,21 +27,17 @@ PATTERN_CHARS = 200  # search_code's pattern limit
 _HIT_LINE = re.compile(r"^(h\d+) [^\n]{1,500}?:\d+: ([^\n]*)$", re.M)
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
-Cands = list[tuple[dict[str, Any], dict[str, Any]]]
 
-
-def leaf(cand: dict[str, Any]) -> str:
+def leaf(cand: Candidate) -> str:
     """The name a text search for the candidate looks for: ``a.b(x)`` → ``b``."""
-    return str(cand.get("symbol", "")).split("(", 1)[0].rsplit(".", 1)[-1].strip()
+    return cand.symbol.split("(", 1)[0].rsplit(".", 1)[-1].strip()
 
 
-def prefilter_patterns(cands: Cands) -> list[str]:
+def prefilter_patterns(cands: list[Pair]) -> list[str]:
     """Regexes (alternations of whole names) that together find every text candidate."""
     leaves = list(
         dict.fromkeys(
-            leaf(c)
-            for c, _ in cands
-            if c.get("kind", "name") in TEXT_KINDS and _IDENT.fullmatch(leaf(c))
+            leaf(c) for c, _ in cands if c.kind in TEXT_KINDS and _IDENT.fullmatch(leaf(c))
         )
     )
     out, part = [], []  # type: ignore[var-annotated]
@@ -56,33 +52,28 @@ def prefilter_patterns(cands: Cands) -> list[str]:
     return out
 
 
-def words_in(results: list[dict[str, Any]]) -> set[str] | None:
+def words_in(results: list[SearchResult]) -> set[str] | None:
     """The identifiers on the lines the text searches found; None when a result cannot say
     (cut short, or read back in its compact form without its lines)."""
     words: set[str] = set()
     for res in results:
-        if not res or res.get("compacted") or res.get("truncated"):
+        if res.blank or res.compacted or res.truncated:
             return None
-        if int(res.get("total") or 0) > len(res.get("hits") or []):
+        if res.total > len(res.hits):
             return None
-        for m in _HIT_LINE.finditer(unfence(str(res.get("lines") or ""))):
+        for m in _HIT_LINE.finditer(unfence(res.lines)):
             words.update(_IDENT.findall(m.group(2)))
     return words
 
 
-def _rank(cands: Cands) -> Cands:
+def _rank(cands: list[Pair]) -> list[Pair]:
     """Removals first (a name, an argument, a key gone), behaviour changes last."""
-    return sorted(cands, key=lambda ce: ce[0].get("kind") == "behaviour")
+    return sorted(cands, key=lambda ce: ce[0].kind == "behaviour")
 
 
 def within_budget(
-    cands: Cands,
-    code: dict[str, dict[str, Any] | None],
-    done: list[dict[str, Any]],
-    package: str,
-    cap: int,
-    can_search_text: bool,
-) -> tuple[Cands, list[dict[str, Any]], bool]:
+    cands: list[Pair], code: Code, done: list[JSON], package: str, cap: int, can_search_text: bool
+) -> tuple[list[Pair], list[JSON], bool]:
     """(the candidates to search, the text searches to ask first, whether one is pending)."""
     if len(cands) <= cap:
         return cands, [], False
@@ -90,31 +81,27 @@ def within_budget(
         return _rank(cands)[:cap], [], False
     pats = prefilter_patterns(cands)
     asks = [{"pattern": p, "regex": True} for p in pats if p not in code]
-    if asks or any(code.get(p) is None for p in pats):
+    got = [code.get(p) for p in pats]
+    answered = [r for r in got if r is not None]
+    if asks or len(answered) < len(got):
         return [], asks, not asks
-    words = words_in([code[p] or {} for p in pats])
+    words = words_in(answered)
     if words is None:
-        if any((code.get(p) or {}).get("compacted") for p in pats) and done:
+        if any(r.compacted for r in answered) and done:
             # read back compact: the choice was made when the lines were there
-            return [ce for ce in cands if _search_args(package, ce[0]) in done], [], False
+            return [ce for ce in cands if ce[0].search_args(package) in done], [], False
         return _rank(cands)[:cap], [], False
-    kept = [
-        ce for ce in cands if ce[0].get("kind", "name") not in TEXT_KINDS or leaf(ce[0]) in words
-    ]
+    kept = [ce for ce in cands if ce[0].kind not in TEXT_KINDS or leaf(ce[0]) in words]
     return _rank(kept)[:cap], [], False
 
 
 def wildcard_asks(
-    cands: Cands, code: dict[str, dict[str, Any] | None], imported_asked: bool,
-    imported_pending: bool, can_search_text: bool,
-) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
+    cands: list[Pair], code: Code, imported_asked: bool, imported_pending: bool,
+    can_search_text: bool,
+) -> tuple[list[JSON], bool]:  # fmt: skip
     """The text searches the wildcards of the notes still need, and whether an answer the
     expansion waits for is pending."""
-    wild = list(
-        dict.fromkeys(
-            str(c["symbol"]) for c, _ in cands if WILDCARD.match(str(c.get("symbol", "")))
-        )
-    )
+    wild = list(dict.fromkeys(c.symbol for c, _ in cands if WILDCARD.match(c.symbol)))
     if not wild:
         return [], False
     asks = []
@@ -127,12 +114,12 @@ def wildcard_asks(
     pending = (
         not imported_asked
         or imported_pending
-        or any(code.get(wildcard_pattern(w), {}) is None for w in wild)
+        or any(wildcard_pattern(w) in code and code[wildcard_pattern(w)] is None for w in wild)
     )
     return asks, pending
 
 
-def unasked_note(n: int, code: dict[str, dict[str, Any] | None]) -> str:
+def unasked_note(n: int, code: Code) -> str:
     """What the reason says of the candidates not searched."""
     if any(p.startswith(r"\b(?:") for p in code):
         return f"; {n} other name(s) the notes list occur nowhere in this checkout's text"

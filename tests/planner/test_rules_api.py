@@ -6,7 +6,7 @@ import json
 
 from depbot.agent.prompts import initial_messages
 from depbot.agent.specs import tool_specs
-from depbot.models.rules import offered, plan
+from depbot.planner import offered, plan
 from depbot.records.update import Update
 
 MAJOR = Update("pip", "oldlib", "1.5.0", "2.0.0")

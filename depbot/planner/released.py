@@ -1,0 +1,144 @@
+"""What the released code adds to the notes' conclusion (``api_diff``), and the releases
+whose notes are missing. Pure.
+
+``with_api``: a strong use of a break the diff shows makes an update ``affected`` even when
+the notes do not mention it; a diff that could not be made leaves missing notes unknown.
+``covered``: ``not_affected`` only with the notes of every release that may break, or a
+clean diff of the released code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from depbot.core.fence import unfence
+from depbot.planner.records import (
+    MAX_HITS_CITED,
+    ApiResult,
+    Change,
+    Changelog,
+    Conclusion,
+    Finding,
+    State,
+    UpdateEntry,
+)
+
+
+def wants_api(st: State) -> bool:
+    """Diff the releases of an update that may break, whose notes announce a removal or
+    whose notes are missing (wholly, or for a version of the range)."""
+    cl = st.changelog
+    if st.update.may_break or cl is None or not cl.found:
+        return True
+    return bool(cl.missing_versions or cl.breaking or cl.removes_deprecated_code)
+
+
+def _strong_findings(api: ApiResult) -> list[tuple[Finding, list[str]]]:
+    """(finding, the ids of its strong code uses) for every strong finding."""
+    out = []
+    for f in api.findings:
+        ids = [h.id for h in f.hits if h.context == "code" and h.evidence in (None, "strong")]
+        if f.strength == "strong" and ids:
+            out.append((f, ids))
+    return out
+
+
+def _api_change(f: Finding, to: str) -> Change:
+    what = unfence(f.where).rsplit(" · ", 1)[-1]
+    return Change(f"{what} (released code of {to})"[:300], f.symbols[:10], f.id)
+
+
+def with_api(st: State, base: Conclusion) -> Conclusion:
+    """The notes' conclusion, with what the released code adds: never affected → not."""
+    api, u = st.api, st.update
+    if not st.api_asked or base.verdict == "unknown" and st.rejections:
+        return base
+    compared = api is not None and api.compared
+    strong = _strong_findings(api) if api is not None and compared else []
+    if base.verdict == "affected":
+        extra = tuple(_api_change(f, u.to) for f, _ in strong)
+        ids = tuple(i for _, got in strong for i in got if i not in base.hit_ids)
+        return replace(base, breaking_changes=(base.breaking_changes + extra)[:20],
+                       hit_ids=(base.hit_ids + ids)[:MAX_HITS_CITED])  # fmt: skip
+    if strong:
+        return _released_break(u, strong)
+    # notes read, but not for every version of the range, of an update that may break
+    # (a result with ``coverage`` is judged by ``covered``: the releases that may break)
+    cl = st.changelog or Changelog()
+    partial = u.may_break and bool(cl.missing_versions) and cl.coverage is None
+    if base.verdict == "not_affected" and partial and not compared:
+        missing = ", ".join(cl.missing_versions[:5])
+        return Conclusion(u.package, "unknown",
+                          f"the notes of {missing} are missing and the released code could not "
+                          "be compared; what those versions break is not known")  # fmt: skip
+    if api is not None and compared:
+        base = replace(base, reason=f"{base.reason}; the released code's {api.changes_in_diff} "
+                                    "API change(s) touch no strong use here"[:600])  # fmt: skip
+    return base
+
+
+def _released_break(u: UpdateEntry, strong: list[tuple[Finding, list[str]]]) -> Conclusion:
+    """``affected`` by a break of the released code that the notes do not mention."""
+    ids = list(dict.fromkeys(i for _, got in strong for i in got))
+    what = "; ".join(_api_change(f, u.to).summary for f, _ in strong[:3])
+    return Conclusion(
+        u.package,
+        "affected",
+        f"the released code shows a break this code uses ({what}); "
+        "the release notes do not mention it"[:600],
+        tuple(_api_change(f, u.to) for f, _ in strong)[:20],
+        tuple(ids[:MAX_HITS_CITED]),
+        f"Adapt the uses listed to the API of {u.package} {u.to}, then run the tests against it.",
+    )
+
+
+# --- the releases whose notes are missing ----------------------------------------------------
+
+
+def _missing(st: State) -> list[str]:
+    """The releases of the range that may break whose notes were not found (``coverage``)."""
+    if st.update.promised:
+        return []
+    cl = st.changelog
+    if cl is None or cl.coverage is None:
+        return [] if cl is not None and cl.found else [st.update.to]
+    return list(cl.coverage.missing)
+
+
+def _clean(api: ApiResult) -> bool:
+    """Both releases' code compared whole, and no strong finding."""
+    if not api.compared or api.incomplete:
+        return False
+    return not any(f.strength == "strong" for f in api.findings)
+
+
+def _tried(st: State) -> str:
+    cl = st.changelog or Changelog()
+    tried = [unfence(t) for t in cl.sources_tried] + st.fetch_errors[-1:]
+    return "; ".join(tried[:4])[:300] or "the registry, the repository's changelog and releases"
+
+
+def covered(st: State, base: Conclusion) -> Conclusion:
+    """``not_affected`` only with the notes of every release that may break, or a clean API
+    diff (then the reason says the notes were missing); ``unknown`` otherwise."""
+    missing = _missing(st)
+    if base.verdict == "affected" or st.rejections or not missing:
+        return base
+    u, names = st.update, ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+    if st.api is not None and _clean(st.api):
+        head = (
+            f"the notes of {names} were not found; the released code of both versions was compared"
+        )
+        if base.verdict == "not_affected":
+            return replace(base, reason=f"{head}; {base.reason}"[:600])
+        return Conclusion(u.package, "not_affected",
+                          f"{head} and its {st.api.changes_in_diff} API change(s) touch no use "
+                          "in this code"[:600])  # fmt: skip
+    if base.verdict == "unknown":  # already unknown: its reason says why; name the releases
+        if all(m in base.reason for m in missing[:5]):
+            return base
+        return replace(base, reason=f"{base.reason[:500]}; no notes for {names}"[:600])
+    code = "was not compared" if not st.api_asked else "could not be compared"
+    return Conclusion(u.package, "unknown",
+                      f"the notes of {names} were not found (tried: {_tried(st)}) and the released "
+                      f"code {code}; what {u.frm} → {u.to} breaks is not known"[:600])  # fmt: skip
