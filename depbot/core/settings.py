@@ -1,6 +1,10 @@
 """Settings: every upstream address, budget and scope rule, with defaults and environment fallbacks.
 
-A ``Settings`` value is immutable; make a changed copy with ``dataclasses.replace``.
+A ``Settings`` value is immutable; make a changed copy with ``dataclasses.replace``. Which
+variable sets which field, and how its text is read, is one table grouped by concern
+(network, ecosystems, model, limits, scope, output): ``settings_env.TABLE``. An ecosystem's
+registry is the field it names (``pypi_url``, ``npm_url``) or, for any ecosystem, its entry
+in ``registry_urls``.
 """
 
 from __future__ import annotations
@@ -12,18 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from depbot.core.errors import ConfigError
-
-DEFAULT_PYPI_URL = "https://pypi.org"
-DEFAULT_NPM_URL = "https://registry.npmjs.org"
-DEFAULT_GITHUB_API_URL = "https://api.github.com"
-# where the public registries keep release files (npm tarballs live on the registry host)
-DEFAULT_ARTIFACT_HOSTS = ("files.pythonhosted.org", "registry.npmjs.org")
-DEFAULT_RAW_URL = "https://raw.githubusercontent.com"
-# GitHub Models' OpenAI-compatible chat endpoint (POST {url}/chat/completions)
-DEFAULT_GITHUB_MODELS_URL = "https://models.github.ai/inference"
-# where requests, curl and pip look for a CA bundle, in the order they are read
-CA_BUNDLE_VARIABLES = ("REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR")
+from depbot.core.settings_env import (  # noqa: F401  (the defaults are named here too)
+    CA_BUNDLE_VARIABLES,
+    DEFAULT_ARTIFACT_HOSTS,
+    DEFAULT_GITHUB_API_URL,
+    DEFAULT_GITHUB_MODELS_URL,
+    DEFAULT_NPM_URL,
+    DEFAULT_PYPI_URL,
+    DEFAULT_RAW_URL,
+    checked_url,
+    read_env,
+)
 
 # Directories the code search never enters (each a setting; see search/code.py for how they apply).
 DEFAULT_EXCLUDE_DIRS = (
@@ -58,78 +61,6 @@ DEFAULT_SECRET_FILES = (
     "*credentials*.json",
     ".git-credentials",
 )
-
-
-def _default_cache_dir(env: Mapping[str, str]) -> Path:
-    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "depbot"
-
-
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
-
-
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
-    raw = env.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
-
-
-def _names(raw: str | None) -> tuple[str, ...]:
-    return tuple(n.strip() for n in (raw or "").split(",") if n.strip())
-
-
-def _env2(env: Mapping[str, str], name: str) -> str | None:
-    """``name`` in lower case, else upper case (as curl and requests read proxy variables)."""
-    return env.get(name.lower()) or env.get(name.upper()) or None
-
-
-def _proxy(name: str, value: str | None) -> str | None:
-    if not value:
-        return None
-    value = value if "://" in value else f"http://{value}"
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{name} must be an http(s) proxy address like http://proxy:3128")
-    return value
-
-
-def _ca_bundle(env: Mapping[str, str]) -> str | None:
-    for name in CA_BUNDLE_VARIABLES:
-        path = env.get(name)
-        if not path:
-            continue
-        if not os.path.exists(path):
-            raise ConfigError(f"{name} names {path}, which does not exist")
-        return path
-    return None
-
-
-def _url(name: str, value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"{name} must be an http(s) URL, got {value!r}")
-    return value.rstrip("/")
-
-
-def _registry_urls(raw: str | None) -> dict[str, str]:
-    urls = {}
-    for pair in _names(raw):
-        name, sep, url = pair.partition("=")
-        if not sep or not name.strip():
-            raise ConfigError(f"DEPBOT_REGISTRY_URLS takes name=URL pairs, got {pair!r}")
-        urls[name.strip().lower()] = _url("DEPBOT_REGISTRY_URLS", url.strip())
-    return urls
 
 
 @dataclass(frozen=True)
@@ -242,83 +173,7 @@ class Settings:
             from depbot.core.config_file import file_env
 
             env = {**file_env(Path(repo)), **{k: v for k, v in env.items() if v != ""}}
-        values: dict[str, object] = {
-            "pypi_url": _url("DEPBOT_PYPI_URL", env.get("DEPBOT_PYPI_URL") or DEFAULT_PYPI_URL),
-            "npm_url": _url("DEPBOT_NPM_URL", env.get("DEPBOT_NPM_URL") or DEFAULT_NPM_URL),
-            "github_api_url": _url(
-                "GITHUB_API_URL", env.get("GITHUB_API_URL") or DEFAULT_GITHUB_API_URL
-            ),
-            "raw_url": _url("DEPBOT_RAW_URL", env.get("DEPBOT_RAW_URL") or DEFAULT_RAW_URL),
-            "registry_urls": _registry_urls(env.get("DEPBOT_REGISTRY_URLS")),
-            "github_token": env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or None,
-            "bot_login": (
-                env.get("DEPBOT_BOT_LOGIN")
-                or ("github-actions[bot]" if env.get("GITHUB_ACTIONS") == "true" else None)
-            ),
-            "openai_base_url": (
-                _url("OPENAI_BASE_URL", env["OPENAI_BASE_URL"])
-                if env.get("OPENAI_BASE_URL")
-                else None
-            ),
-            "openai_api_key": env.get("OPENAI_API_KEY") or None,
-            "model": env.get("DEPBOT_MODEL") or "rules",
-            "github_models_url": _url(
-                "DEPBOT_GITHUB_MODELS_URL",
-                env.get("DEPBOT_GITHUB_MODELS_URL") or DEFAULT_GITHUB_MODELS_URL,
-            ),
-            "max_input_tokens": (
-                _int(env, "DEPBOT_MAX_INPUT_TOKENS", 0)
-                if env.get("DEPBOT_MAX_INPUT_TOKENS")
-                else None
-            ),
-            "cache_dir": (
-                None
-                if env.get("DEPBOT_NO_CACHE") == "1"
-                else Path(env["DEPBOT_CACHE_DIR"])
-                if env.get("DEPBOT_CACHE_DIR")
-                else _default_cache_dir(env)
-            ),
-            "http_timeout": _float(env, "DEPBOT_HTTP_TIMEOUT", cls.http_timeout),
-            "registry_ttl": _float(env, "DEPBOT_REGISTRY_TTL", cls.registry_ttl),
-            "release_settle_days": _float(
-                env, "DEPBOT_RELEASE_SETTLE_DAYS", cls.release_settle_days
-            ),
-            "connect_timeout": _float(env, "DEPBOT_CONNECT_TIMEOUT", cls.connect_timeout),
-            "tool_call_seconds": _float(env, "DEPBOT_TOOL_CALL_SECONDS", cls.tool_call_seconds),
-            "breaker_failures": _int(env, "DEPBOT_BREAKER_FAILURES", cls.breaker_failures),
-            "max_rounds": _int(env, "DEPBOT_MAX_ROUNDS", cls.max_rounds),
-            "max_tokens": _int(env, "DEPBOT_MAX_TOKENS", cls.max_tokens),
-            "max_seconds": _float(env, "DEPBOT_MAX_SECONDS", cls.max_seconds),
-            "batch_size": _int(env, "DEPBOT_BATCH_SIZE", cls.batch_size),
-            "concurrency": _int(env, "DEPBOT_CONCURRENCY", cls.concurrency),
-            "manifest_exclude": tuple(
-                p.strip()
-                for p in (env.get("DEPBOT_MANIFEST_EXCLUDE") or "").split(",")
-                if p.strip()
-            ),
-            "max_manifest_bytes": _int(env, "DEPBOT_MAX_MANIFEST_BYTES", cls.max_manifest_bytes),
-            "max_packages": _int(env, "DEPBOT_MAX_PACKAGES", cls.max_packages),
-            "max_metadata_bytes": _int(env, "DEPBOT_MAX_METADATA_BYTES", cls.max_metadata_bytes),
-            "registry_concurrency": _int(
-                env, "DEPBOT_REGISTRY_CONCURRENCY", cls.registry_concurrency
-            ),
-            "labels": _names(env.get("DEPBOT_LABELS")),
-            "assignees": _names(env.get("DEPBOT_ASSIGNEES")),
-            # a data-named host on a loopback / private address (configured ones need no flag)
-            "allow_private_hosts": env.get("DEPBOT_ALLOW_PRIVATE_HOSTS") == "1",
-            "ca_bundle": _ca_bundle(env),
-            "truststore": env.get("DEPBOT_TRUSTSTORE") == "1",
-            "https_proxy": _proxy("HTTPS_PROXY", _env2(env, "https_proxy")),
-            "http_proxy": _proxy("HTTP_PROXY", _env2(env, "http_proxy")),
-            "no_proxy": _env2(env, "no_proxy"),
-            "artifact_hosts": tuple(
-                h.strip().lower()
-                for h in (
-                    env.get("DEPBOT_ARTIFACT_HOSTS") or ",".join(DEFAULT_ARTIFACT_HOSTS)
-                ).split(",")
-                if h.strip()
-            ),
-        }
+        values = read_env(env, cls)
         for key, value in overrides.items():
             if value is None:
                 continue
@@ -326,7 +181,7 @@ class Settings:
                 raise TypeError(f"unknown setting {key!r}")
             values[key] = value
         for key in ("pypi_url", "npm_url", "github_api_url", "raw_url", "github_models_url"):
-            values[key] = _url(key, str(values[key]))
+            values[key] = checked_url(key, str(values[key]))
         return cls(**values)  # type: ignore[arg-type]
 
     def replace(self, **changes: object) -> Settings:

@@ -20,7 +20,10 @@ from tests.helpers.paths import ROOT
 
 README = ROOT / "README.md"
 TEXT = README.read_text(encoding="utf-8")
-SETTINGS = (ROOT / "depbot" / "core" / "settings.py").read_text(encoding="utf-8")
+SETTINGS = "\n".join(  # the Settings class and its environment table
+    (ROOT / "depbot" / "core" / name).read_text(encoding="utf-8")
+    for name in ("settings.py", "settings_env.py")
+)
 _ASSIGN = re.compile(r"^[A-Z_][A-Z0-9_]*=\S*$")
 
 
