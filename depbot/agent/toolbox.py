@@ -45,8 +45,8 @@ from depbot.agent.specs import MAX_CALLS_PER_REPLY, SCHEMAS, SEARCH_TOOLS, tool_
 from depbot.apidiff.join import Finding, join
 from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
-from depbot.core.fence import fence, redact, strip_invisible
-from depbot.core.redact import redact_text
+from depbot.core.fence import fence, strip_invisible
+from depbot.core.redact import KEY_BLOCK_LINE, redact
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
@@ -297,9 +297,9 @@ class Toolbox:
         listed, lines, new = [], [], 0
         for h in hits:
             hid = self.ledger.hit_id_for(h.path, h.line, h.col)
-            text = redact_text(redact(strip_invisible(h.text), self.secrets), h.path)
+            text = redact(strip_invisible(h.text), self.secrets, filename=h.path)
             if self._in_secret_block(h.path, h.line):
-                text = "[REDACTED: a line of a private key block]"
+                text = KEY_BLOCK_LINE
             if hid is None:
                 hid = self.ledger.next_id("h")
                 new += 1

@@ -33,7 +33,8 @@ from depbot.changelogs.sections import (
     tag_version,
 )
 from depbot.core.errors import DepbotError, UpstreamError
-from depbot.core.fence import fence, redact, unfence
+from depbot.core.fence import fence, unfence
+from depbot.core.redact import redact
 from depbot.output.journal import Journal, read_journal
 from depbot.records.repository import parse_repository
 from depbot.records.update import Update

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from depbot.core.fence import private_key_lines, redact
+from depbot.core.redact import private_key_lines, redact
 from depbot.fakes.loopback import Reply
 from depbot.fakes.model_server import ModelServer
 from depbot.models.rules import rules_responder
