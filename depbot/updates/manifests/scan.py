@@ -47,10 +47,10 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from depbot.core.confine import is_secret, refusal, relative_to
+from depbot.core.confine import SECRET_FLOOR, is_secret, refusal, relative_to
 from depbot.core.errors import InputError
 from depbot.core.redact import excerpt
-from depbot.core.settings import DEFAULT_SECRET_FILES, Settings
+from depbot.core.settings import Settings
 from depbot.records.names import canonical_name
 from depbot.records.versions import parse_version
 from depbot.updates.manifests.declared import Declared, first_line, is_dev_name
@@ -250,7 +250,7 @@ def _relative(path: Path, root: Path) -> str | None:
 
 
 def parse_requirements(
-    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+    path: Path, root: Path, secret_files: tuple[str, ...] = SECRET_FLOOR
 ) -> tuple[list[Declared], list[str]]:
     """Read a requirements file and everything it includes (``-r``), applying ``-c`` pins.
 
@@ -484,7 +484,7 @@ def _not_ignored(root: Path, paths: list[Path]) -> list[Path]:
 def read_manifest(
     path: Path,
     root: Path,
-    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES,
+    secret_files: tuple[str, ...] = SECRET_FLOOR,
     memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """Parse one manifest found by ``find_manifests`` with its lock (``_read_one``), and
@@ -497,7 +497,7 @@ def read_manifest(
 def _read_one(
     path: Path,
     root: Path,
-    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES,
+    secret_files: tuple[str, ...] = SECRET_FLOOR,
     memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """Parse one manifest and its lock (uv.lock / poetry.lock, Pipfile.lock, the npm locks).
