@@ -51,6 +51,7 @@ from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 from depbot.records.versions import normalize_ecosystem
+from depbot.symbols.facts import SymbolQuery
 
 # the names other modules import from here (the specs and the seam moved out of this file)
 __all__ = [
@@ -399,8 +400,9 @@ class Toolbox:
 
     def _search_symbol(self, args: dict[str, Any]) -> Observation:
         update = self._in_batch(args["package"])
-        kw = {k: args[k] for k in ("kind", "of", "arg", "max_positional") if k in args}
-        result = self.services.search_symbol(update.ecosystem, update.package, args["symbol"], **kw)
+        given = {k: args[k] for k in ("kind", "of", "arg", "max_positional") if k in args}
+        query = SymbolQuery(update.ecosystem, update.package, args["symbol"], **given)
+        result = self.services.search_symbol(query)
         sid = self.ledger.next_id("s")
         obs = self._searched(
             list(result.hits),
@@ -414,7 +416,7 @@ class Toolbox:
             excluded=result.excluded,
         )
         obs.body["symbol"] = args["symbol"]
-        obs.body["kind"] = args.get("kind", "name")
+        obs.body["kind"] = query.kind
         return obs
 
     # -- api_diff ------------------------------------------------------------------------------
