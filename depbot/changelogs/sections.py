@@ -41,7 +41,6 @@ __all__ = [
     "heading_version",
     "parse_sections",
     "pick_tags",
-    "section_key",
     "slice_range",
     "tag_version",
     "version_key",
@@ -122,10 +121,6 @@ def version_key(ecosystem: str, text: str) -> Version | None:
     fixed = re.sub(r"(?<![\w.])0+(?=\d)|(?<=\.)0+(?=\d)", "", raw)
     fixed = re.sub(r"^(\d+(?:\.\d+)*)(?=[A-Za-z])", r"\1-", fixed)
     return parse_version(ecosystem, fixed) if fixed != raw else None
-
-
-def section_key(ecosystem: str, section: Section) -> Version | None:
-    return version_key(ecosystem, section.version)
 
 
 def describe_versions(ecosystem: str, versions: list[str], *, newest: int = 0) -> str:
