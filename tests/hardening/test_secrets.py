@@ -27,8 +27,8 @@ from depbot.fakes.model_server import ModelServer
 from depbot.models.rules import rules_responder
 from depbot.output.draft_files import write_drafts
 from depbot.output.review import approve
-from tests.hardening.test_injection import CANARIES, injection_world
 from tests.helpers.fake_github import FakeGitHub
+from tests.helpers.injection import CANARIES, injection_world
 from tests.helpers.paths import ROOT, SCENARIOS
 from tests.helpers.samples import urllib3_verdict
 

@@ -10,17 +10,18 @@ import pytest
 from depbot.fakes.loopback import LoopbackServer
 from depbot.updates.sources import collect_updates
 from tests.helpers.fake_registry import FakeRegistry
-from tests.helpers.settings import loopback_settings
-from tests.updates.test_js_locks import PNPM_V9
-from tests.updates.test_python_locks import (
+from tests.helpers.locks import (
+    BERRY,
     PIPFILE,
     PIPFILE_LOCK,
+    PNPM_V9,
     POETRY_LOCK,
     POETRY_PYPROJECT,
     UV_LOCK,
     UV_PYPROJECT,
+    pkg,
 )
-from tests.updates.test_workspaces import BERRY, pkg
+from tests.helpers.settings import loopback_settings
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
