@@ -2,8 +2,8 @@
 
 Each package is a stage of the pipeline and imports only the stages below it::
 
-    core < records < github < updates < changelogs < search < symbols < models < agent
-         < output < pipeline < evals < cli
+    core < records < github < updates < artifacts < changelogs < search < symbols
+         < apidiff < models < agent < output < pipeline < evals < cli
 
 ``fakes`` (loopback stand-ins for the registries, GitHub and a model server) stands beside
 that order: it imports only ``core`` and ``records``, and only ``evals`` and ``cli`` (and the
@@ -294,6 +294,11 @@ def test_every_import_names_a_module() -> None:
 def test_no_import_cycles() -> None:
     problems = import_cycles(collect_imports(SRC))
     assert not problems, _report(problems)
+
+
+def test_the_docstring_gives_the_order_of_the_layers() -> None:
+    said = " ".join((__doc__ or "").split())  # the order line may wrap
+    assert ORDER in said, f"write the order of LAYERS in this module's docstring: {ORDER}"
 
 
 def test_every_package_folder_has_an_init() -> None:
