@@ -298,6 +298,11 @@ def test_no_import_cycles() -> None:
     assert not problems, _report(problems)
 
 
+def test_the_docstring_gives_the_order_of_the_layers() -> None:
+    said = " ".join((__doc__ or "").split())  # the order line may wrap
+    assert ORDER in said, f"write the order of LAYERS in this module's docstring: {ORDER}"
+
+
 def test_every_package_folder_has_an_init() -> None:
     folders = {
         folder

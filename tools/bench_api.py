@@ -180,6 +180,7 @@ def use_check(
     try:
         from depbot.apidiff import join as joining
         from depbot.search.code import CodeSearch
+        from depbot.symbols.facts import SymbolQuery
         from depbot.symbols.search import SymbolSearch
 
         symbols = SymbolSearch(CodeSearch(checkout, settings))
@@ -190,7 +191,7 @@ def use_check(
             names.update(re.findall(r"[A-Za-z_$][\w$]*", text))
         wanted, notes = joining.queries(diff, report, names)
         answers = {
-            q: symbols.search(eco, package, q.symbol, kind=q.kind, of=q.of, arg=q.arg)
+            q: symbols.search(SymbolQuery(eco, package, q.symbol, q.kind, q.of, q.arg))
             for q in wanted
         }
         result = joining.join(diff, report, answers, artifact)

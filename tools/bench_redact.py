@@ -11,7 +11,7 @@ Then it times the median of ``--runs`` runs each of:
 
 - ``plain``: ``observations.dump(body)``, the result as sent before redaction existed;
 - ``redacted``: ``observations.sent(body)``, every string through ``redact_value`` (what
-  the model and the trace get now), plus the toolbox's per-hit ``redact_text``;
+  the model and the trace get now), plus the toolbox's per-hit ``redact``;
 - ``detector``: detect-secrets' plugins once on every hit's text (``_found``: no outer
   prefilter, no cache), the cost of one pass. Inside it each group of plugins (token
   patterns, keyword, entropy) runs only on lines that can hold what it finds (a run of 15
@@ -41,7 +41,7 @@ from bench_search import COMMON, DENSE, RARE, generate, median_times  # noqa: E4
 
 from depbot.agent.observations import dump, hit_entry, search_observation, sent  # noqa: E402
 from depbot.core.fence import fence  # noqa: E402
-from depbot.core.redact import _PREFILTER, _found, _found_cached, redact_text  # noqa: E402
+from depbot.core.redact import _PREFILTER, _found, _found_cached, redact  # noqa: E402
 from depbot.core.settings import Settings  # noqa: E402
 from depbot.search.code import CodeSearch  # noqa: E402
 
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         cs = CodeSearch(root, Settings(max_hits=1000, max_hits_per_file=5))
         t0 = time.perf_counter()
-        redact_text("warm = 'up'")  # detect-secrets loads on first use: timed on its own
+        redact("warm = 'up'")  # detect-secrets loads on first use: timed on its own
         load_s = time.perf_counter() - t0
         rows = []
         for label, pattern in PATTERNS:
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             def redacted(body=body, texts=texts) -> int:
                 _found_cached.cache_clear()  # a new result: no line seen before
                 for text, path in texts:  # the toolbox's pass over each hit's text
-                    redact_text(text, path)
+                    redact(text, filename=path)
                 return len(sent(body))
 
             def unfiltered(texts=texts) -> int:
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             passed = sum(1 for text, _ in texts if _PREFILTER.search(text))
             (p_s, _), (r_s, _), (u_s, _) = med["plain"], med["redacted"], med["unfiltered"]
-            changed = sum(1 for text, path in texts if redact_text(text, path) != text)
+            changed = sum(1 for text, path in texts if redact(text, filename=path) != text)
             rows.append(
                 {
                     "pattern": pattern,

@@ -153,7 +153,3 @@ class Ledger:
     def reject(self) -> None:
         with self._lock:
             self.rejections += 1
-
-    def sections_of(self, package: str) -> list[SectionFact]:
-        with self._lock:
-            return [s for s in self.sections.values() if s.package == package.lower()]

@@ -6,7 +6,7 @@ and the ``Outcome`` that goes back to the loop. Untrusted text is fenced with th
 caller's ``Fence`` (it carries the run's nonce); errors are one short sentence.
 
 Every ``Outcome`` is made here (``success``, ``failure``, ``repeat``), and every string in
-it has secret-shaped values replaced by ``[redacted]`` (``core.redact``, detect-secrets'
+it has secret-shaped values replaced by ``[REDACTED]`` (``core.redact``, detect-secrets'
 plugins): this is the one place all tool results pass through on their way to the model
 and the trace.
 """
@@ -26,7 +26,7 @@ from depbot.changelogs.breaking import Item
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
 from depbot.core.fence import shown, strip_invisible
-from depbot.core.redact import redact_text, redact_value
+from depbot.core.redact import redact, redact_value
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 from depbot.search.import_sites import ImportSite
@@ -68,7 +68,7 @@ def sent(obj: Any) -> str:
 
 
 def failure(message: str, guard: str, detail: str = "") -> Outcome:
-    detail = redact_text(detail or message)
+    detail = redact(detail or message, patterns=False)
     return Outcome(sent({"error": message}), False, guard=guard, error_detail=detail)
 
 

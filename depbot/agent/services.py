@@ -18,7 +18,7 @@ from depbot.records.api import ApiDiff
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
-from depbot.symbols.facts import SymbolHit, SymbolResult
+from depbot.symbols.facts import SymbolHit, SymbolQuery, SymbolResult
 
 # a place in the checkout that a search returned
 Hit = CodeHit | SymbolHit | ImportSite
@@ -41,18 +41,8 @@ class Services(Protocol):
         """Where ``package`` is imported in the checkout, and under which names."""
         ...
 
-    def search_symbol(
-        self,
-        ecosystem: str,
-        package: str,
-        symbol: str,
-        *,
-        kind: str = "name",
-        of: str = "",
-        arg: str = "",
-        max_positional: int = 1,
-    ) -> SymbolResult:
-        """Uses of ``symbol`` of ``package`` that a breaking change of ``kind`` affects."""
+    def search_symbol(self, query: SymbolQuery) -> SymbolResult:
+        """Uses of the query's symbol of its package that a breaking change of its kind affects."""
         ...
 
     def import_names(self, ecosystem: str, package: str) -> list[str]:
@@ -84,7 +74,7 @@ def checked_uses(
     for q in wanted:
         try:
             answers[q] = services.search_symbol(
-                eco, pkg, q.symbol, kind=q.kind, of=q.of, arg=q.arg, max_positional=q.max_positional
+                SymbolQuery(eco, pkg, q.symbol, q.kind, q.of, q.arg, q.max_positional)
             )
         except ToolError as exc:
             notes.append(f"{q.kind} search for {q.symbol}: {exc}")

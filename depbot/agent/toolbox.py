@@ -45,12 +45,13 @@ from depbot.agent.specs import MAX_CALLS_PER_REPLY, SCHEMAS, SEARCH_TOOLS, tool_
 from depbot.apidiff.join import Finding, join
 from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
-from depbot.core.fence import fence, redact, strip_invisible
-from depbot.core.redact import redact_text
+from depbot.core.fence import fence, strip_invisible
+from depbot.core.redact import KEY_BLOCK_LINE, redact
 from depbot.ecosystems import normalize_ecosystem
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
+from depbot.symbols.facts import SymbolQuery
 
 # the names other modules import from here (the specs and the seam moved out of this file)
 __all__ = [
@@ -297,9 +298,9 @@ class Toolbox:
         listed, lines, new = [], [], 0
         for h in hits:
             hid = self.ledger.hit_id_for(h.path, h.line, h.col)
-            text = redact_text(redact(strip_invisible(h.text), self.secrets), h.path)
+            text = redact(strip_invisible(h.text), self.secrets, filename=h.path)
             if self._in_secret_block(h.path, h.line):
-                text = "[REDACTED: a line of a private key block]"
+                text = KEY_BLOCK_LINE
             if hid is None:
                 hid = self.ledger.next_id("h")
                 new += 1
@@ -399,8 +400,9 @@ class Toolbox:
 
     def _search_symbol(self, args: dict[str, Any]) -> Observation:
         update = self._in_batch(args["package"])
-        kw = {k: args[k] for k in ("kind", "of", "arg", "max_positional") if k in args}
-        result = self.services.search_symbol(update.ecosystem, update.package, args["symbol"], **kw)
+        given = {k: args[k] for k in ("kind", "of", "arg", "max_positional") if k in args}
+        query = SymbolQuery(update.ecosystem, update.package, args["symbol"], **given)
+        result = self.services.search_symbol(query)
         sid = self.ledger.next_id("s")
         obs = self._searched(
             list(result.hits),
@@ -414,7 +416,7 @@ class Toolbox:
             excluded=result.excluded,
         )
         obs.body["symbol"] = args["symbol"]
-        obs.body["kind"] = args.get("kind", "name")
+        obs.body["kind"] = query.kind
         return obs
 
     # -- api_diff ------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from depbot.core.fence import redact, shown
+from depbot.core.fence import shown
+from depbot.core.redact import redact
 
 _LINE_BREAKS = {c: f"\\u{c:04x}" for c in (0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
 
@@ -50,14 +51,20 @@ class Trace:
     def _redacted(self, value: Any) -> Any:
         """Redact every string inside a record (redacting the JSON text could break its syntax)."""
         if isinstance(value, str):
-            return redact(value, self._secrets)
+            return self._text(value)
         if isinstance(value, dict):
             return {self._redacted(k): self._redacted(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [self._redacted(v) for v in value]
         if isinstance(value, (int, float, bool)) or value is None:
             return value
-        return redact(str(value), self._secrets)  # anything else is written as its text
+        return self._text(str(value))  # anything else is written as its text
+
+    def _text(self, text: str) -> str:
+        # the run's secrets and depbot's token patterns, not detect-secrets' plugins: a string
+        # here may be JSON (a tool result, already redacted whole by observations.sent), and a
+        # value the plugins find in JSON text may end in the backslash of an escape
+        return redact(text, self._secrets, detectors=False)
 
     def close(self) -> None:
         with self._lock:

@@ -42,7 +42,6 @@ __all__ = [
     "heading_version",
     "parse_sections",
     "pick_tags",
-    "section_key",
     "slice_range",
     "tag_version",
     "version_key",
@@ -121,10 +120,6 @@ def version_key(ecosystem: str, text: str) -> Version | None:
         return v
     fixed = ecosystems.get(ecosystem).forgiving_version(text)
     return parse_version(ecosystem, fixed) if fixed is not None else None
-
-
-def section_key(ecosystem: str, section: Section) -> Version | None:
-    return version_key(ecosystem, section.version)
 
 
 def describe_versions(ecosystem: str, versions: list[str], *, newest: int = 0) -> str:

@@ -1,5 +1,6 @@
-"""Pieces shared by the command modules: error handling, the update-source flags, the output
-folder flag (``-o/--out``, the same default everywhere) and text fit for the terminal."""
+"""Pieces shared by the command modules: error handling, the update-source flags, the model
+flag, the output folder flag (``-o/--out``, the same default everywhere) and text fit for
+the terminal."""
 
 from __future__ import annotations
 
@@ -84,6 +85,18 @@ def check_one_source(ctx: click.Context, updates_file: Path | None, dependabot: 
         f"{named('dependabot', '--dependabot', 'DEPBOT_DEPENDABOT_REPO')} exclude each other: "
         "give one source of updates"
     )
+
+
+# --- the model (triage, demo, eval) ------------------------------------------------------
+
+model_option = click.option(
+    "-m",
+    "--model",
+    metavar="NAME",
+    envvar="DEPBOT_MODEL",
+    help="'rules' (built-in, offline; the default) or a chat model name served at "
+    "OPENAI_BASE_URL with OPENAI_API_KEY (env DEPBOT_MODEL).",
+)
 
 
 # --- the output folder (triage, demo, drafts, publish, trace show) ----------------------

@@ -22,7 +22,8 @@ __all__ = [
     "secret_patterns",
 ]
 
-# Files that may hold secrets whatever ``Settings.secret_files`` says (it adds to these):
+# Files that may hold secrets, never searched nor read whatever ``Settings.secret_files`` says
+# (its default; a changed setting adds to these, never takes one away):
 # env files and direnv, Terraform variables and state, keys and keystores, registry and
 # cloud credentials, htpasswd, kubeconfig, secrets manifests.
 SECRET_FLOOR = (

@@ -1,34 +1,49 @@
-"""Secret-shaped values out of text that leaves depbot: tool results, error excerpts. Pure.
+"""Secrets out of text that leaves depbot: tool results, drafts, the trace, error excerpts. Pure.
 
-``redact_text`` runs detect-secrets' plugins (keyword assignments, passwords in URLs,
-private keys, AWS / GitHub / GitLab / Slack / Stripe / npm / PyPI / OpenAI tokens, JWTs,
-high-entropy quoted strings) line by line and replaces each value they find with
-``[redacted]``, keeping the rest of the line: ``SECRET_KEY = "[redacted]"`` still shows a
-use of the name. The plugins are called directly (``analyze_string``), never through
-detect-secrets' global settings, so redaction is thread-safe and never verifies a secret
-over the network. Cost (``tools/bench_redact.py``): a cheap prefilter sends a line to the
-detector only when it has an ``=``, a ``:`` or a long token (``MIN_TOKEN``); inside, each
-group of plugins runs only on lines that can hold what it finds (``_TOKENISH``, the keyword
-words, ``_QUOTED_RUN``); a line's findings are cached (a hit line is seen twice), and a
-long line is scanned in overlapping windows (``MAX_LINE``), which bounds the plugins'
-regexes on hostile text.
+``redact`` is depbot's one redactor, and ``MARK`` (``[REDACTED]``) the one word it writes
+in place of what it hides. It runs two passes, in this order:
 
-``excerpt`` is what an error message may quote of a file: one line, redacted, cut short.
+- ``patterns``: the given secret values (the run's own tokens) and depbot's patterns of
+  well-known token shapes (private key blocks, AWS / GitHub / OpenAI / Slack / Google / npm
+  / PyPI keys, JWTs, ``password = value`` assignments). Cheap and safe on any text, JSON
+  included; but its assignment rule also takes a word of prose ("Password: hashing …").
+- ``detectors``: detect-secrets' plugins (keyword assignments, passwords in URLs, private
+  keys, AWS / GitHub / GitLab / Slack / Stripe / npm / PyPI / OpenAI tokens, JWTs,
+  high-entropy quoted strings) line by line, replacing each value they find and keeping
+  the rest of the line: ``SECRET_KEY = "[REDACTED]"`` still shows a use of the name, and
+  prose keeps its words. But a value they find in JSON text may end in the backslash of
+  an escape: replacing it would break the JSON.
+
+A line of a file gets both (the default); a tool result, prose that may quote a key word,
+only the detectors (``patterns=False``); the trace, whose strings may be JSON, only the
+patterns (``detectors=False``).
+
+The plugins are called directly (``analyze_string``), never through detect-secrets' global
+settings, so redaction is thread-safe and never verifies a secret over the network. Cost
+(``tools/bench_redact.py``): a cheap prefilter sends a line to the detector only when it
+has an ``=``, a ``:`` or a long token (``MIN_TOKEN``); inside, each group of plugins runs
+only on lines that can hold what it finds (``_TOKENISH``, the keyword words,
+``_QUOTED_RUN``); a line's findings are cached (a hit line is seen twice), and a long line
+is scanned in overlapping windows (``MAX_LINE``), which bounds the plugins' regexes on
+hostile text.
+
+``private_key_lines`` finds the lines of a PEM private key block in a file (a hit on one is
+key material however it looks); ``excerpt`` is what an error message may quote of a file:
+one line, redacted, cut short.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from depbot.core.fence import redact as redact_known
+__all__ = ["KEY_BLOCK_LINE", "MARK", "excerpt", "private_key_lines", "redact", "redact_value"]
 
-__all__ = ["MARK", "excerpt", "redact_line", "redact_text", "redact_value"]
-
-MARK = "[redacted]"
+MARK = "[REDACTED]"  # what every redacted value becomes
+KEY_BLOCK_LINE = "[REDACTED: a line of a private key block]"  # a search hit on key material
 MIN_TOKEN = 20  # a run of token characters this long may be a key even with no "=" or ":"
 MAX_LINE = 600  # longer lines are scanned in windows of this size (regex cost)
 OVERLAP = 200  # ... overlapping by this much, so that a secret across a cut is still seen
@@ -42,6 +57,83 @@ _QUOTED_RUN = re.compile(r"""(['"])[A-Za-z0-9+/\\_=-]{9,}\1""")
 _ENV_LINE = re.compile(r"^\s*(?:export\s+|ENV\s+)?[A-Za-z_][A-Za-z0-9_.]*=[^\s=]")
 # a hit line of a search result: "h3 src/app.py:12: text" (the path picks the file type)
 _HIT_LINE = re.compile(r"^h\d+ (?P<path>[^\s:]+):\d+: ")
+
+
+# --- depbot's token patterns ---------------------------------------------------------------
+
+_SECRET_PATTERNS = [
+    re.compile(
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S
+    ),
+    re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),  # AWS access key id
+    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"),  # GitHub tokens
+    re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}\b"),
+    re.compile(r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}\b"),  # OpenAI / Anthropic style keys
+    re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b"),  # Slack
+    re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"),  # Google API key
+    re.compile(r"\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{40,})\b"),
+    re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b"),  # JWT
+]
+# the key word may sit anywhere in a name (DB_PASSWORD, app.secret); the pattern starts at the
+# key word itself: a leading "[\w.-]*" would try every start of a long run of word characters
+# (quadratic: seconds for one line of a hostile changelog). An unquoted value that is code
+# (``token = self.token``, ``password = get_password()``, ``os.environ[...]``) is kept.
+_ASSIGNMENT = re.compile(
+    r"""(?ix)
+    ((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)\b
+     \s*["']?\s*[:=]\s*)
+    (["']?)(?!\d+\b)(?:(?<=["'])|(?!(?:[A-Za-z_]\w*\.)+[A-Za-z_]|[A-Za-z_][\w.]*[(\[]))
+    ([^\s"',;]{4,})(\2)
+    """
+)
+
+
+_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+# inside a block: base64 lines (maybe quoted, maybe with a "\n"), header lines, blank lines
+_KEY_BODY = re.compile(r"""^[\s"'`+(]*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]+:.*)?(?:\\n)?[\s"'`,;+)]*$""")
+
+
+def private_key_lines(lines: list[str]) -> set[int]:
+    """1-based numbers of the lines that belong to a PEM private key block in ``lines``.
+
+    The redactor sees one line at a time, so the body of a key embedded in a source file
+    (a string literal) looks like any other text; a search hit on it is still key material.
+    A block runs from its BEGIN line over key-looking lines to its END line.
+    """
+    out: set[int] = set()
+    block: list[int] = []
+    for i, line in enumerate(lines, 1):
+        if not block:
+            if _KEY_BEGIN.search(line):
+                block = [i]
+                if _KEY_END.search(line[_KEY_BEGIN.search(line).end() :]):  # type: ignore[union-attr]
+                    out.update(block)
+                    block = []
+            continue
+        if _KEY_END.search(line):
+            out.update(block + [i])
+            block = []
+        elif _KEY_BODY.match(line):
+            block.append(i)
+        else:  # not key material after all (code that mentions the marker)
+            out.add(block[0])
+            block = []
+    out.update(block)  # a block cut off at the end of the file
+    return out
+
+
+def _known(text: str, extra: Iterable[str]) -> str:
+    """The given secret values and depbot's token patterns replaced by ``MARK``."""
+    for value in extra:
+        if value and len(value) >= 4:
+            text = text.replace(value, MARK)
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(MARK, text)
+    return _ASSIGNMENT.sub(lambda m: f"{m.group(1)}{m.group(2)}{MARK}{m.group(4)}", text)
+
+
+# --- detect-secrets' plugins ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -167,8 +259,7 @@ def _found(line: str, filename: str) -> set[str]:
         v
         for v in values
         if v
-        and MARK not in v
-        and "[REDACTED" not in v  # already redacted (core.fence.redact)
+        and MARK[:-1] not in v  # already redacted (also KEY_BLOCK_LINE)
         and not heuristic.is_templated_secret(v)
         and not heuristic.is_prefixed_with_dollar_sign(v)
         and not heuristic.is_sequential_string(v)
@@ -182,8 +273,8 @@ def _found_cached(line: str, filename: str) -> frozenset[str]:
     return frozenset(_found(line, filename))
 
 
-def redact_line(line: str, filename: str = "") -> str:
-    """``line`` with every secret value the detectors find replaced by ``[redacted]``.
+def _detected_line(line: str, filename: str = "") -> str:
+    """``line`` with every secret value the detectors find replaced by ``MARK``.
 
     ``filename`` (the file the line comes from, if known) picks the keyword rules."""
     hit = _HIT_LINE.match(line)
@@ -204,21 +295,42 @@ def redact_line(line: str, filename: str = "") -> str:
     return line
 
 
-def redact_text(text: str, filename: str = "") -> str:
-    """``redact_line`` on every line of ``text`` (line ends kept)."""
+def _detected(text: str, filename: str = "") -> str:
+    """``_detected_line`` on every line of ``text`` (line ends kept)."""
     if not _PREFILTER.search(text):
         return text
     out = []
     for part in text.splitlines(keepends=True):
         line = part.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-        out.append(redact_line(line, filename) + part[len(line) :])
+        out.append(_detected_line(line, filename) + part[len(line) :])
     return "".join(out)
 
 
+# --- the redactor --------------------------------------------------------------------------
+
+
+def redact(
+    text: str,
+    extra: Iterable[str] = (),
+    *,
+    filename: str = "",
+    patterns: bool = True,
+    detectors: bool = True,
+) -> str:
+    """``text`` with its secrets replaced by ``MARK``: with ``patterns``, the ``extra`` values
+    (this run's own secrets) and depbot's token patterns; then, with ``detectors``, what
+    detect-secrets' plugins find on each line (``filename``, the file the text comes from
+    when known, picks their keyword rules). The module's docstring says which text gets which."""
+    if patterns:
+        text = _known(text, extra)
+    return _detected(text, filename) if detectors else text
+
+
 def redact_value(value: Any) -> Any:
-    """Every string inside a JSON-shaped value redacted (keys too); other values as they are."""
+    """Every string inside a JSON-shaped value (keys too) through the detectors (a tool result:
+    prose keeps its words); other values as they are."""
     if isinstance(value, str):
-        return redact_text(value)
+        return redact(value, patterns=False)
     if isinstance(value, dict):
         return {redact_value(k): redact_value(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -233,7 +345,7 @@ def excerpt(text: Any, limit: int = 80) -> str:
     replaced (detect-secrets and depbot's token patterns), at most ``limit`` characters."""
     raw = str(text)
     lines = raw.strip().splitlines() or [""]
-    line = redact_line(redact_known(lines[0].strip()))
+    line = redact(lines[0].strip())
     more = len(lines) > 1
     if len(line) > limit:
         line, more = line[: max(limit - 1, 1)], True

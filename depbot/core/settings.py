@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from depbot.core.confine import SECRET_FLOOR
 from depbot.core.settings_env import (  # noqa: F401  (the defaults are named here too)
     CA_BUNDLE_VARIABLES,
     DEFAULT_ARTIFACT_HOSTS,
@@ -39,28 +40,8 @@ DEFAULT_EXCLUDE_DIRS = (
     "dist",
     "build",
 )
-# Files the code search never reads: minified bundles and anything that may hold a secret.
+# Files the code search never reads: minified bundles (the secret files: ``secret_files``).
 DEFAULT_EXCLUDE_FILES = ("*.min.js", "*.min.css", "*.min.mjs", "*.bundle.js", "*.map")
-DEFAULT_SECRET_FILES = (
-    ".env",
-    ".env.*",
-    "*.env",
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "*.pfx",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    ".npmrc",
-    ".pypirc",
-    ".netrc",
-    "credentials",
-    "credentials.*",
-    "*credentials*.json",
-    ".git-credentials",
-)
 
 
 @dataclass(frozen=True)
@@ -143,7 +124,8 @@ class Settings:
     # code search scope and bounds
     exclude_dirs: tuple[str, ...] = DEFAULT_EXCLUDE_DIRS
     exclude_files: tuple[str, ...] = DEFAULT_EXCLUDE_FILES
-    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+    # files never searched nor read; whatever this says, core.confine.SECRET_FLOOR is added
+    secret_files: tuple[str, ...] = SECRET_FLOOR
     skip_env_dirs: bool = True  # any directory holding a pyvenv.cfg
     respect_gitignore: bool = True
     manifest_exclude: tuple[str, ...] = ()  # folders (repo-relative) whose manifests are not read

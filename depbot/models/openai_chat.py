@@ -32,8 +32,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from depbot.core.errors import ConfigError, ModelError
-from depbot.core.fence import redact
 from depbot.core.proxies import proxy_refused
+from depbot.core.redact import redact
 from depbot.core.settings import Settings
 from depbot.core.tls import settings_proxy, ssl_context, tls_failure
 from depbot.models.base import ModelReply, Usage

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from depbot.core.atomicio import sha256_text
-from depbot.core.fence import redact
+from depbot.core.redact import redact
 from depbot.output.links import RepoLink, safe_http_url, source_ref, web_url_from_api
 from depbot.output.mdsafe import blockquote, clean_line, code_span, neutralize, neutralize_line
 from depbot.records.update import Update
@@ -226,7 +226,7 @@ def _hit_line(h: Hit, repo: RepoLink | None) -> str:
     url = repo.permalink(h.path, h.line) if repo else None
     if url:
         where = f"[{where}]({url})"
-    text = redact(clean_line(h.text))
+    text = redact(clean_line(h.text), filename=h.path)
     if len(text) > HIT_TEXT_LIMIT:
         text = text[: HIT_TEXT_LIMIT - 1] + "…"
     check = " (the object's type is not known here: check it)" if h.weak else ""

@@ -4,7 +4,7 @@
 HTTP session, trace), ``verdicts`` (resume, program verdicts, journal), ``batches``
 (conversations on threads) and ``stats``. Verdicts are journaled as they arrive, so
 ``--resume`` continues a killed run without redoing what was finished. The run writes
-only its output folder: the Actions job summary is the CLI's (``depbot.cli.commands``).
+only its output folder: the Actions job summary is the CLI's (``depbot.cli.triage``).
 One run at a time holds the folder (``output.runlock``), and a fresh run first moves the
 older run's files to ``DIR/previous/`` (``output.runfolder``): journal, trace, report and
 drafts are always of one run; ``--resume`` continues only a journal of the same inputs.

@@ -20,7 +20,7 @@ from depbot.core.settings import Settings
 from depbot.records.update import Update
 from depbot.search.code import CodeSearch, CodeSearchResult
 from depbot.search.import_sites import ImportReport
-from depbot.symbols.facts import SymbolResult
+from depbot.symbols.facts import SymbolQuery, SymbolResult
 from depbot.symbols.search import SymbolSearch
 
 TRACE_FILE = "trace.jsonl"
@@ -55,20 +55,8 @@ class LiveServices:
     def where_imported(self, ecosystem: str, package: str) -> ImportReport:
         return self.symbols.report(ecosystem, package)
 
-    def search_symbol(
-        self,
-        ecosystem: str,
-        package: str,
-        symbol: str,
-        *,
-        kind: str = "name",
-        of: str = "",
-        arg: str = "",
-        max_positional: int = 1,
-    ) -> SymbolResult:
-        return self.symbols.search(
-            ecosystem, package, symbol, kind=kind, of=of, arg=arg, max_positional=max_positional
-        )
+    def search_symbol(self, query: SymbolQuery) -> SymbolResult:
+        return self.symbols.search(query)
 
     def import_names(self, ecosystem: str, package: str) -> list[str]:
         return self.symbols.import_names(ecosystem, package)

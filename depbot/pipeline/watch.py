@@ -22,6 +22,7 @@ from depbot.pipeline.outcome import unknown_cause
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
+from depbot.symbols.facts import SymbolQuery
 
 FETCHED = "notes fetched"
 SEARCHED = "searched"
@@ -141,9 +142,9 @@ class Watched:
         self._watch.searched(ecosystem, package)
         return result
 
-    def search_symbol(self, ecosystem: str, package: str, symbol: str, **kw: Any) -> Any:
-        result = self._inner.search_symbol(ecosystem, package, symbol, **kw)
-        self._watch.searched(ecosystem, package)
+    def search_symbol(self, query: SymbolQuery) -> Any:
+        result = self._inner.search_symbol(query)
+        self._watch.searched(query.ecosystem, query.package)
         return result
 
 

@@ -71,10 +71,3 @@ def dedupe(updates: Iterable[Update]) -> list[Update]:
         seen.add(k)
         out.append(u)
     return out
-
-
-def group_by_type(updates: Iterable[Update]) -> dict[str, list[Update]]:
-    groups: dict[str, list[Update]] = {t: [] for t in ("major", "minor", "patch", "other")}
-    for u in updates:
-        groups.setdefault(u.update_type, []).append(u)
-    return groups

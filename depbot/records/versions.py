@@ -97,11 +97,6 @@ def _parse_version(ecosystem: str, text: str) -> Version | None:
     return parse(raw)
 
 
-def is_newer(ecosystem: str, candidate: str, current: str) -> bool:
-    a, b = parse_version(ecosystem, candidate), parse_version(ecosystem, current)
-    return a is not None and b is not None and a > b
-
-
 def in_range(ecosystem: str, version: str | Version, low: str, high: str) -> bool:
     """``low < version <= high``, the sections an update from ``low`` to ``high`` brings."""
     v = version if isinstance(version, Version) else parse_version(ecosystem, version)

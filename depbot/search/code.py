@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from depbot.core.errors import InputError, ToolError
-from depbot.core.fence import private_key_lines
+from depbot.core.redact import private_key_lines
 from depbot.core.settings import Settings
 from depbot.search.imports import is_esm as _is_esm
 from depbot.search.lexical import CODE, CONFIG_LANGUAGES, STRING, LexMap, language_for, scan
@@ -218,7 +218,7 @@ class CodeSearch:
 
     def in_private_key_block(self, path: str, line: int) -> bool:
         """Whether 1-based ``line`` of a repo-relative file is part of a private key block
-        (see ``fence.private_key_lines``); False for a file that cannot be read."""
+        (see ``redact.private_key_lines``); False for a file that cannot be read."""
         try:
             lines = self.read_lines(path)
         except ToolError:

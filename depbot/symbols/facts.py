@@ -1,4 +1,5 @@
-"""Value types and small pure rules of symbol search: hits, results, what a name is bound to."""
+"""Value types and small pure rules of symbol search: queries, hits, results, what a name is
+bound to."""
 
 from __future__ import annotations
 
@@ -16,6 +17,22 @@ GENERIC = frozenset(
     "param params query render redirect end size length next then catch log info warn error debug "
     "env top mode default".split()
 )
+
+
+@dataclass(frozen=True)
+class SymbolQuery:
+    """One ``search_symbol`` call: the uses of ``symbol`` of ``package`` that a break of ``kind``
+    affects (the tool's ``kind`` enum: ``name``, ``parameter``, ``positional`` …). ``of`` (the
+    function a parameter belongs to, the config file of a key), ``arg`` (the argument a call
+    must pass, the literal it may not) and ``max_positional`` qualify some kinds."""
+
+    ecosystem: str
+    package: str
+    symbol: str
+    kind: str = "name"
+    of: str = ""
+    arg: str = ""
+    max_positional: int = 1
 
 
 @dataclass(frozen=True)

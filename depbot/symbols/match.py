@@ -20,6 +20,7 @@ from depbot.symbols.facts import (
     SCAN_LIMIT,
     Binding,
     SymbolHit,
+    SymbolQuery,
     SymbolResult,
     distinctive,
     names_match,
@@ -62,16 +63,11 @@ class Matcher:
     def __init__(
         self,
         owner: Any,  # the SymbolSearch running this search (its caches and bindings)
-        eco: str,
-        package: str,
-        symbol: str,
-        kind: str,
-        of: str,
-        arg: str,
-        max_pos: int,
+        query: SymbolQuery,
     ) -> None:
+        eco, package, symbol, kind = query.ecosystem, query.package, query.symbol, query.kind
         self.o, self.eco, self.package, self.kind = owner, eco, package, kind
-        self.of, self.arg, self.max_pos = of, arg, max_pos
+        self.of, self.arg, self.max_pos = query.of, query.arg, query.max_positional
         self.params: list[str] = []
         sig = _SIG.match(symbol)
         if kind == "signature" and sig:

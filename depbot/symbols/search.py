@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from typing import Any
 
 from depbot import ecosystems
@@ -23,7 +24,7 @@ from depbot.search.imports import js_imports
 from depbot.symbols import javascript as code_js
 from depbot.symbols import python as code_py
 from depbot.symbols.config import config_file_uses
-from depbot.symbols.facts import Binding, SymbolHit, SymbolResult, merge
+from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.match import Matcher
 from depbot.symbols.shims import shim_reason
 
@@ -234,28 +235,18 @@ class SymbolSearch:
 
     # -- the search -----------------------------------------------------------------------------
 
-    def search(
-        self,
-        ecosystem: str,
-        package: str,
-        symbol: str,
-        *,
-        kind: str = "name",
-        of: str = "",
-        arg: str = "",
-        max_positional: int = 1,
-    ) -> SymbolResult:
-        symbol = symbol.strip()
+    def search(self, query: SymbolQuery) -> SymbolResult:
+        symbol = query.symbol.strip()
         if not symbol:
             raise ToolError("symbol is empty")
+        ecosystem, package, kind = query.ecosystem, query.package, query.kind
         if kind == "config_file":
             names = (*self.import_names(ecosystem, package), package)
             return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
-        return Matcher(
-            self, ecosystem, package, symbol, kind, of.strip(), arg.strip(), max_positional
-        ).run()
+        query = replace(query, symbol=symbol, of=query.of.strip(), arg=query.arg.strip())
+        return Matcher(self, query).run()
 
     def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:
         rep = self.report(ecosystem, package)

@@ -7,13 +7,7 @@ conventional-commit lists), for packages outside the public scenarios.
 import pytest
 
 from depbot.changelogs.breaking import analyze_section, categorize, extract_candidates, split_items
-
-
-def cands(text, package="pkg", names=("pkg",), context=""):
-    found, _ = extract_candidates(text, context=context, package=package, import_names=names)
-    return [
-        (c.symbol, c.kind) + ((c.of,) if c.of else ()) + ((c.arg,) if c.arg else ()) for c in found
-    ]
+from tests.helpers.changelogs import cands
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ wildcards and rename lists, arguments made keyword-only, behaviour vs removal. I
 import pytest
 
 from depbot.changelogs.breaking import analyze_section
-from tests.changelogs.test_breaking import cands
+from tests.helpers.changelogs import cands
 
 
 @pytest.mark.parametrize(

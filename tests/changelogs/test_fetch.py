@@ -9,19 +9,9 @@ from pathlib import Path
 import pytest
 
 from depbot.changelogs.discovery import parse_github_link
-from depbot.changelogs.fetch import ChangelogFetcher
 from depbot.core.errors import ToolError, UpstreamError
-from depbot.core.net import Http
 from depbot.fakes.upstream import FakeUpstream
-from tests.helpers.settings import loopback_settings
-
-TOKEN = "ghp_FAKE_TOKEN_never_printed_0123456789"
-
-
-def write(root: Path, rel: str, data: str | list | dict) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+from tests.helpers.changelogs import TOKEN, got, make, served, write
 
 
 def md(*versions: str, prefix: str = "## ") -> str:
@@ -31,21 +21,6 @@ def md(*versions: str, prefix: str = "## ") -> str:
 
 def releases(*tags: str) -> list[dict]:
     return [{"tag_name": t, "name": t, "body": f"- released {t}"} for t in tags]
-
-
-def make(up: FakeUpstream, cache: Path | None = None, **kw) -> tuple[ChangelogFetcher, Http]:
-    kw.setdefault("max_retry_wait", 1.0)
-    settings = loopback_settings(up.url, cache, github_token=TOKEN, **kw)
-    http = Http(settings)
-    return ChangelogFetcher(settings, http), http
-
-
-def got(result) -> list[str]:
-    return [s.version for s in result.sections]
-
-
-def served(up: FakeUpstream, part: str) -> int:
-    return sum(1 for r in up.requests if part in r.path)
 
 
 def no_secrets_or_noise(result) -> None:

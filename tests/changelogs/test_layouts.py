@@ -17,7 +17,7 @@ from depbot.changelogs.layouts import (
 )
 from depbot.changelogs.tagmemo import TagMemo
 from depbot.fakes.upstream import FakeUpstream
-from tests.changelogs.test_fetch import got, make, served, write
+from tests.helpers.changelogs import got, make, served, write
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from depbot.changelogs.breaking import analyze_section
-from tests.changelogs.test_breaking import cands
+from tests.helpers.changelogs import cands
 
 
 def read(body: str) -> list[tuple[str, list[tuple]]]:

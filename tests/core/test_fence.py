@@ -1,6 +1,7 @@
 """Untrusted text: fences, invisible characters, head/tail cuts and secret redaction (pure)."""
 
-from depbot.core.fence import fence, head_tail, redact, strip_invisible, unfence
+from depbot.core.fence import fence, head_tail, strip_invisible, unfence
+from depbot.core.redact import redact
 
 
 def test_fence_round_trip_and_forged_delimiters():

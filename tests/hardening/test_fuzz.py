@@ -33,7 +33,8 @@ from depbot.changelogs.sections import (
     tag_version,
 )
 from depbot.core.errors import DepbotError, UpstreamError
-from depbot.core.fence import fence, redact, unfence
+from depbot.core.fence import fence, unfence
+from depbot.core.redact import redact
 from depbot.ecosystems import NPM, PIP
 from depbot.ecosystems.npm.package_json import parse_package_json_text
 from depbot.ecosystems.npm.ranges import npm_min_version

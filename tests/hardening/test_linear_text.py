@@ -24,7 +24,7 @@ import depbot
 from depbot.changelogs import breaking, items, sections, spans, trim
 from depbot.output import mdsafe
 from depbot.pipeline.run import triage
-from tests.hardening.test_injection import TRUTH, injection_world
+from tests.helpers.injection import TRUTH, injection_world
 from tests.helpers.worlds import OLDLIB_CHANGES, settings_for
 
 FAMILIES: dict[str, Callable[[int], str]] = {

@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 
-from depbot.core.fence import private_key_lines, redact
+from depbot.core.redact import private_key_lines, redact
 from depbot.fakes.loopback import Reply
 from depbot.fakes.model_server import ModelServer
 from depbot.models.rules import rules_responder
 from depbot.output.draft_files import write_drafts
 from depbot.output.review import approve
-from tests.hardening.test_injection import CANARIES, injection_world
 from tests.helpers.fake_github import FakeGitHub
+from tests.helpers.injection import CANARIES, injection_world
 from tests.helpers.paths import ROOT, SCENARIOS
 from tests.helpers.samples import urllib3_verdict
 

@@ -131,7 +131,7 @@ def test_a_manifest_linked_to_a_secret_file_inside_is_refused(tmp_path, registry
         (f"GITHUB_TOKEN={TOKEN}", "'GITHUB_TOKEN=[REDACTED]' is not a valid requirement"),
         (f"requests=>2 # {TOKEN}", "is not a valid requirement"),
         (f"DB_PASSWORD={PASSWORD} and more", "'DB_PASSWORD=[REDACTED] and more'"),
-        (f"ci = postgres://app:{PASSWORD}@db/app", "'ci = postgres://app:[redacted]@db/app'"),
+        (f"ci = postgres://app:{PASSWORD}@db/app", "'ci = postgres://app:[REDACTED]@db/app'"),
         ("x" * 300 + "=>1", "'" + "x" * 79 + "…' is not a valid requirement"),
     ],
 )
@@ -160,8 +160,8 @@ def test_warnings_that_quote_a_line_are_redacted(tmp_path, registry):
     assert result.exit_code == 0, result.output
     assert PASSWORD not in result.output
     warnings = json.loads(result.stdout)["warnings"]
-    assert any("skipped editable install 'git+https://ci:[redacted]@" in w for w in warnings)
-    assert any("skipped 'https://ci:[redacted]@files.example.com" in w for w in warnings)
+    assert any("skipped editable install 'git+https://ci:[REDACTED]@" in w for w in warnings)
+    assert any("skipped 'https://ci:[REDACTED]@files.example.com" in w for w in warnings)
 
 
 def test_an_update_file_through_a_linked_folder_of_the_checkout_is_refused(tmp_path, outside):

@@ -2,7 +2,7 @@
 
 Two defences, each tested on real files: files that may hold secrets are never searched
 nor read (``core.confine``'s floor of secret-file globs, matched case-insensitively), and
-every tool result has secret-shaped values replaced by ``[redacted]`` (``core.redact``,
+every tool result has secret-shaped values replaced by ``[REDACTED]`` (``core.redact``,
 detect-secrets' plugins) while the rest of the line, and every ordinary line, stays.
 """
 
@@ -20,7 +20,7 @@ from depbot.agent.toolbox import Toolbox
 from depbot.cli.main import cli
 from depbot.core.errors import ToolError
 from depbot.core.net import Http
-from depbot.core.redact import redact_text
+from depbot.core.redact import redact
 from depbot.core.settings import Settings
 from depbot.pipeline.services import LiveServices
 from depbot.records.update import Update
@@ -99,27 +99,27 @@ def test_secret_files_are_never_searched_listed_or_read(tmp_path):
 
 def test_ordinary_code_lines_are_never_redacted():
     for line in CODE_LINES:
-        assert redact_text(line) == line
-        assert redact_text(line, "app/views.py") == line
+        assert redact(line, patterns=False) == line
+        assert redact(line, filename="app/views.py", patterns=False) == line
     text = "\n".join(CODE_LINES) + "\n"
-    assert redact_text(text) == text
+    assert redact(text, patterns=False) == text
 
 
 @pytest.mark.parametrize(
     ("line", "filename", "shown"),
     [
-        ('SECRET_KEY = "django-insecure-7f3k2lq9x0vz8w1m4n5b6c"', "a.py", 'SECRET_KEY = "[redacted]"'),
-        ('URL = "postgres://app:Pr1vatePw@db:5432/app"', "a.py", 'URL = "postgres://app:[redacted]@db:5432/app"'),
-        ("DB_PASSWORD=Pr1vateEnvPw", ".envrc", "DB_PASSWORD=[redacted]"),
-        ("  password: hunter2-Pr1vate", "config.yaml", "  password: [redacted]"),
-        ("export GH=ghp_ManifestCanary0000000000000000000000", "", "export GH=[redacted]"),
-        ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "", "aws_access_key_id = [redacted]"),
-        ("//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789", "", "//registry.npmjs.org/:_authToken=[redacted]"),
-        ('"integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ"', "", '"integrity": "[redacted]"'),
+        ('SECRET_KEY = "django-insecure-7f3k2lq9x0vz8w1m4n5b6c"', "a.py", 'SECRET_KEY = "[REDACTED]"'),
+        ('URL = "postgres://app:Pr1vatePw@db:5432/app"', "a.py", 'URL = "postgres://app:[REDACTED]@db:5432/app"'),
+        ("DB_PASSWORD=Pr1vateEnvPw", ".envrc", "DB_PASSWORD=[REDACTED]"),
+        ("  password: hunter2-Pr1vate", "config.yaml", "  password: [REDACTED]"),
+        ("export GH=ghp_ManifestCanary0000000000000000000000", "", "export GH=[REDACTED]"),
+        ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "", "aws_access_key_id = [REDACTED]"),
+        ("//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789", "", "//registry.npmjs.org/:_authToken=[REDACTED]"),
+        ('"integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ"', "", '"integrity": "[REDACTED]"'),
     ],
 )  # fmt: skip
 def test_secret_values_are_redacted_and_the_line_kept(line, filename, shown):
-    assert redact_text(line, filename) == shown
+    assert redact(line, filename=filename, patterns=False) == shown
 
 
 def checkout(tmp_path: Path) -> Path:
@@ -147,9 +147,9 @@ def test_every_tool_result_is_redacted_before_the_model_sees_it(tmp_path):
     for leak in (*LEAKS, "Pr1vateEnvPw"):
         assert leak not in outcome.content + outcome.compact + outcome.error_detail
     lines = json.loads(outcome.content)["lines"]
-    assert 'app/settings.py:3: SECRET_KEY = \\"[redacted]\\"' in json.dumps(lines)
-    assert "postgres://app:[redacted]@db.internal:5432/app" in lines
-    assert "app/config.yaml:2: password: [REDACTED]" in lines  # core.fence.redact came first
+    assert 'app/settings.py:3: SECRET_KEY = \\"[REDACTED]\\"' in json.dumps(lines)
+    assert "postgres://app:[REDACTED]@db.internal:5432/app" in lines
+    assert "app/config.yaml:2: password: [REDACTED]" in lines  # depbot's patterns came first
     # the ordinary lines the search hit come through unchanged
     assert "app/views.py:3: def check_password(password: str, *, hasher=None) -> bool:" in lines
     assert "app/settings.py:6: password = get_password()" in lines
@@ -185,7 +185,7 @@ def test_triage_trace_report_and_drafts_hold_no_searched_secret(tmp_path):
     for name, text in blobs.items():
         for leak in LEAKS:
             assert leak not in text, (leak, name)
-    assert "postgres://app:[redacted]@db/app" in blobs["trace.jsonl"]
+    assert "postgres://app:[REDACTED]@db/app" in blobs["trace.jsonl"]
     report = json.loads(blobs["report.json"])
     assert [u["verdict"] for u in report["updates"]] == ["affected", "not_affected"]
 
@@ -194,8 +194,8 @@ def test_long_and_hostile_lines_are_redacted_in_bounded_time():
     token = "ghp_ManifestCanary0000000000000000000000"
     for offset in (0, 395, 400, 590, 1000, 3999):
         line = "x" * offset + f" t={token} " + "y " * 500
-        assert token not in redact_text(line), offset
+        assert token not in redact(line, patterns=False), offset
     t0 = time.perf_counter()
     for hostile in ("api_key" * 1500, "password=" + "a" * 10_000, '"' + "b" * 10_000):
-        redact_text(hostile)
+        redact(hostile, patterns=False)
     assert time.perf_counter() - t0 < 0.8  # the plugins' regexes are quadratic on a whole line

@@ -16,7 +16,7 @@ from depbot.changelogs.sections import Section
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
-from depbot.symbols.facts import SymbolHit, SymbolResult
+from depbot.symbols.facts import SymbolHit, SymbolQuery, SymbolResult
 
 
 def section(version: str, body: str, source: str = "CHANGELOG.md") -> Section:
@@ -77,18 +77,9 @@ class FakeServices:
         note = f"{len(sites)} import site(s)" if sites else f"{package} is not imported"
         return ImportReport(ecosystem, package, [package], sites, files, note)
 
-    def search_symbol(
-        self,
-        ecosystem: str,
-        package: str,
-        symbol: str,
-        *,
-        kind: str = "name",
-        of: str = "",
-        arg: str = "",
-        max_positional: int = 1,
-    ) -> SymbolResult:
-        self._called("search_symbol", package, symbol)
+    def search_symbol(self, query: SymbolQuery) -> SymbolResult:
+        symbol, kind = query.symbol, query.kind
+        self._called("search_symbol", query.package, symbol)
         hits = self.kinded.get((symbol, kind), self.symbols.get(symbol, []))
         note = f"{len(hits)} strong hit(s)"
         return SymbolResult(symbol, kind, hits, len(hits), False, {"in a comment": 1}, note)

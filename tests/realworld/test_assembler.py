@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 from depbot.evals.scenarios import load_scenario
-from tests.realworld._tool import load_tool
+from tests.helpers.realworld import load_tool
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@localhost", "GIT_CONFIG_GLOBAL": os.devnull}  # fmt: skip

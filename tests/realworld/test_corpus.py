@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from tests.helpers.paths import ROOT
-from tests.realworld._tool import CORPUS
+from tests.helpers.realworld import CORPUS
 
 FLOOR = 44  # scenarios passed with --model rules; only rises
 FALSE_SAFE_CEILING = 1  # expected affected, got not_affected; only falls

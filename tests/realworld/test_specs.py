@@ -3,7 +3,7 @@ corpus is as large as it has been (no network; nothing is built)."""
 
 from __future__ import annotations
 
-from tests.realworld._tool import CORPUS, load_tool
+from tests.helpers.realworld import CORPUS, load_tool
 
 # Floors: what the corpus holds today; they only rise (the lead raises them).
 MIN_TOTAL = 41

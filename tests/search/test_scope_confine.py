@@ -51,6 +51,12 @@ def test_the_secret_floor_holds_whatever_the_settings_say():
     assert set(SECRET_FLOOR) <= set(secret_patterns(["custom.secret"]))
 
 
+def test_the_secret_files_setting_starts_from_the_floor_and_only_adds():
+    assert Settings().secret_files == SECRET_FLOOR  # one list: the setting's default is the floor
+    assert secret_patterns(Settings().secret_files) == SECRET_FLOOR
+    assert secret_patterns(["Custom.Secret"]) == ("custom.secret", *SECRET_FLOOR)
+
+
 def test_scope_excludes_secret_files_case_insensitively():
     args = scope_args(Settings())
     pairs = list(zip(args, args[1:], strict=False))

@@ -7,6 +7,7 @@ import pytest
 
 from depbot.core.settings import Settings
 from depbot.search.code import CodeSearch
+from depbot.symbols.facts import SymbolQuery
 from depbot.symbols.search import SymbolSearch
 from tests.helpers.worlds import write_tree
 
@@ -109,7 +110,7 @@ def places(result, evidence="strong"):
 
 
 def test_python_compat_shims_are_set_aside_with_the_reason(symbols):
-    res = symbols.search("pip", "quillkit", "render_plain")
+    res = symbols.search(SymbolQuery("pip", "quillkit", "render_plain"))
     assert places(res) == {("app/plain.py", 1), ("app/plain.py", 3), ("app/lonely.py", 2)}
     reasons = " ".join(res.excluded)
     assert "except ImportError" in reasons
@@ -117,53 +118,55 @@ def test_python_compat_shims_are_set_aside_with_the_reason(symbols):
 
 
 def test_js_feature_checks_are_set_aside(symbols):
-    res = symbols.search("npm", "quillkit", "renderPlain")
+    res = symbols.search(SymbolQuery("npm", "quillkit", "renderPlain"))
     assert places(res) == {("web/shim.js", 8)}
     assert any("feature check" in r for r in res.excluded)
 
 
 def test_a_dropped_config_file_is_a_use(symbols):
-    res = symbols.search("pip", "quillkit", ".quillrc", kind="config_file")
+    res = symbols.search(SymbolQuery("pip", "quillkit", ".quillrc", kind="config_file"))
     assert places(res) == {(".quillrc", 1)}
-    shared = symbols.search("pip", "quillkit", "setup.cfg", kind="config_file")
+    shared = symbols.search(SymbolQuery("pip", "quillkit", "setup.cfg", kind="config_file"))
     assert places(shared) == {("setup.cfg", 4)}  # the [tool:quillkit] section, not [flake8]
 
 
 def test_a_key_of_a_shared_config_file_counts_only_in_the_packages_section(symbols):
-    res = symbols.search("pip", "quillkit", "line_width", kind="config_key", of="pyproject.toml")
+    res = symbols.search(
+        SymbolQuery("pip", "quillkit", "line_width", kind="config_key", of="pyproject.toml")
+    )
     assert places(res) == {("pyproject.toml", 5)}
 
 
 def test_behaviour_change_makes_calls_uses_to_verify(symbols):
-    res = symbols.search("pip", "quillkit", "read_blob", kind="behaviour")
+    res = symbols.search(SymbolQuery("pip", "quillkit", "read_blob", kind="behaviour"))
     assert places(res) == {("app/blobs.py", 4)}
     assert "verify" in res.hits[0].why
 
 
 def test_module_path_matches_every_import_form(symbols):
-    res = symbols.search("pip", "quillkit", "quillkit.legacy", kind="module_path")
+    res = symbols.search(SymbolQuery("pip", "quillkit", "quillkit.legacy", kind="module_path"))
     assert places(res) == {("app/subs.py", 1), ("app/subs.py", 2)}
 
 
 def test_method_of_an_object_the_package_returns(symbols):
-    res = symbols.search("pip", "quillkit", "Client.fetch_all")
+    res = symbols.search(SymbolQuery("pip", "quillkit", "Client.fetch_all"))
     assert places(res) == {("app/rows.py", 4)}
 
 
 def test_a_class_the_package_exports_is_not_the_standard_librarys_namesake(symbols):
-    res = symbols.search("pip", "quillkit", "Counter.bump")
+    res = symbols.search(SymbolQuery("pip", "quillkit", "Counter.bump"))
     assert places(res) == {("app/counters.py", 4)}
 
 
 def test_a_required_argument_left_out_among_keywords(symbols):
     res = symbols.search(
-        "pip", "quillkit", "consume", kind="required_arg", arg="visibility_timeout"
+        SymbolQuery("pip", "quillkit", "consume", kind="required_arg", arg="visibility_timeout")
     )
     assert places(res) == {("app/consumer.py", 3)}  # c may pass it positionally
 
 
 def test_the_package_itself_turned_promise_based_its_unawaited_calls_are_uses(symbols):
-    res = symbols.search("npm", "quillkit", "quillkit", kind="async")
+    res = symbols.search(SymbolQuery("npm", "quillkit", "quillkit", kind="async"))
     assert places(res) == {("web/mkdir.js", 2)}  # the awaited call on line 5 is fine
 
 
@@ -171,7 +174,9 @@ def test_a_call_with_the_broken_shape_on_an_untyped_receiver_is_weak_evidence(sy
     """`Query.fetch_page` takes keywords only now: `x.fetch_page(page, 20, False)` on an object
     the code does not type has the broken shape (weak); the keyword call and a plain value's
     method do not."""
-    res = symbols.search("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
+    res = symbols.search(
+        SymbolQuery("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
+    )
     assert places(res, "weak") == {("app/pages.py", 4)}
     assert ("app/pages.py", 4) not in places(res)
     (weak,) = [h for h in res.hits if h.evidence == "weak"]
@@ -181,7 +186,9 @@ def test_a_call_with_the_broken_shape_on_an_untyped_receiver_is_weak_evidence(sy
 def test_a_class_based_on_a_package_object_makes_package_objects_two_modules_away(symbols):
     """`class Item(store.Model)` where `store = quillkit.Store()`: `Item.query...fetch_page(2,
     20, False)` in a third module is a call on the package's objects with the broken shape."""
-    res = symbols.search("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
+    res = symbols.search(
+        SymbolQuery("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
+    )
     assert ("shop/views.py", 3) in places(res)
     assert ("shop/views.py", 4) not in places(res) | places(res, "weak")  # by keyword: fine
 
@@ -190,8 +197,12 @@ def test_a_rare_parameter_given_to_another_function_of_the_package_is_a_use(symb
     """Notes name one owner of a parameter its siblings share ("`autocompletion` parameter to
     `Command`") while the code passes it to `option()`: a name that rare, passed to the
     package's own function, is the same parameter; a common one (`timeout`) is not."""
-    rare = symbols.search("pip", "quillkit", "autocompletion", kind="parameter", of="Command")
+    rare = symbols.search(
+        SymbolQuery("pip", "quillkit", "autocompletion", kind="parameter", of="Command")
+    )
     assert places(rare) == {("app/cli.py", 3)}
     assert "the notes name it on Command" in rare.hits[0].why
-    common = symbols.search("pip", "quillkit", "timeout", kind="parameter", of="Command")
+    common = symbols.search(
+        SymbolQuery("pip", "quillkit", "timeout", kind="parameter", of="Command")
+    )
     assert ("app/cli.py", 3) not in places(common) | places(common, "weak")

@@ -6,6 +6,7 @@ import pytest
 
 from depbot.core.settings import Settings
 from depbot.search.code import CodeSearch
+from depbot.symbols.facts import SymbolQuery
 from depbot.symbols.search import SymbolSearch
 from tests.helpers.worlds import write_tree
 
@@ -92,94 +93,100 @@ def found(result, evidence="strong"):
 
 
 def test_list_append_is_not_dataframe_append(symbols):
-    r = symbols.search("pip", "pandas", "DataFrame.append")
+    r = symbols.search(SymbolQuery("pip", "pandas", "DataFrame.append"))
     assert found(r) == [("py/frames.py", 9)]  # df.append on a frame made by pandas
     assert r.excluded.get("receiver is a plain value (list, dict, string)") == 1
     assert r.excluded.get("in comments") == 1
 
 
 def test_alias_qualifier(symbols):
-    r = symbols.search("pip", "numpy", "np.float_")
+    r = symbols.search(SymbolQuery("pip", "numpy", "np.float_"))
     assert found(r) == [("py/arrays.py", 3)]
 
 
 def test_engine_execute_is_not_conn_execute(symbols):
-    r = symbols.search("pip", "SQLAlchemy", "Engine.execute")
+    r = symbols.search(SymbolQuery("pip", "SQLAlchemy", "Engine.execute"))
     assert found(r) == [("py/db.py", 4)]
     assert found(r, "weak") == [("py/db.py", 6)]
 
 
 def test_dist_name_differs_from_import_name(symbols):
-    r = symbols.search("pip", "Pillow", "Image.ANTIALIAS")
+    r = symbols.search(SymbolQuery("pip", "Pillow", "Image.ANTIALIAS"))
     assert found(r) == [("py/images.py", 5)]
 
 
 def test_required_argument(symbols):
-    r = symbols.search("pip", "PyYAML", "yaml.load", kind="required_arg", arg="Loader")
+    r = symbols.search(SymbolQuery("pip", "PyYAML", "yaml.load", kind="required_arg", arg="Loader"))
     assert found(r) == [("py/loader.py", 4)]
 
 
 def test_keyword_parameter_and_positional(symbols):
-    r = symbols.search("pip", "pandas", "line_terminator", kind="parameter", of="to_csv")
+    r = symbols.search(
+        SymbolQuery("pip", "pandas", "line_terminator", kind="parameter", of="to_csv")
+    )
     assert found(r) == [("py/frames.py", 10)]
-    r = symbols.search("pip", "pandas", "sort_values", kind="positional", max_positional=1)
+    r = symbols.search(
+        SymbolQuery("pip", "pandas", "sort_values", kind="positional", max_positional=1)
+    )
     assert found(r) == [("py/frames.py", 11)]
 
 
 def test_stdlib_json_is_not_flask_json(symbols):
-    r = symbols.search("pip", "Flask", "json.JSONEncoder")
+    r = symbols.search(SymbolQuery("pip", "Flask", "json.JSONEncoder"))
     assert found(r) == [("py/jsonuse.py", 5)]
     assert r.excluded.get("belongs to another module") == 1
 
 
 def test_not_awaited_calls(symbols):
-    r = symbols.search("pip", "pkgasync", "fetch", kind="async")
+    r = symbols.search(SymbolQuery("pip", "pkgasync", "fetch", kind="async"))
     assert found(r) == [("py/aio.py", 5)]
 
 
 def test_config_key_counts_code_and_strings(symbols):
-    r = symbols.search("pip", "pkgconf", "MAX_RETRIES", kind="config_key")
+    r = symbols.search(SymbolQuery("pip", "pkgconf", "MAX_RETRIES", kind="config_key"))
     assert ("py/settings.py", 1) in found(r)
 
 
 def test_removed_submodule(symbols):
-    r = symbols.search("pip", "cachetools", "cachetools.ttl", kind="module_path")
+    r = symbols.search(SymbolQuery("pip", "cachetools", "cachetools.ttl", kind="module_path"))
     assert found(r) == [("py/submods.py", 1)]
 
 
 def test_esm_only_package_breaks_commonjs_require_only(symbols):
-    r = symbols.search("npm", "node-fetch", "node-fetch", kind="module")
+    r = symbols.search(SymbolQuery("npm", "node-fetch", "node-fetch", kind="module"))
     assert found(r) == [("js/fetcher.js", 2)]
 
 
 def test_js_option_parameter(symbols):
-    r = symbols.search("npm", "node-fetch", "timeout", kind="parameter")
+    r = symbols.search(SymbolQuery("npm", "node-fetch", "timeout", kind="parameter"))
     assert found(r) == [("js/esm/fetcher.js", 2), ("js/fetcher.js", 4)]
 
 
 def test_conventional_receiver_names(symbols):
-    r = symbols.search("npm", "express", "req.param")
+    r = symbols.search(SymbolQuery("npm", "express", "req.param"))
     assert found(r) == [("js/routes.js", 5)]
-    r = symbols.search("npm", "express", "app.param(fn)", kind="signature")
+    r = symbols.search(SymbolQuery("npm", "express", "app.param(fn)", kind="signature"))
     assert found(r) == []
 
 
 def test_call_signatures_and_literals(symbols):
-    r = symbols.search("npm", "express", "res.send(status, body)", kind="signature")
+    r = symbols.search(SymbolQuery("npm", "express", "res.send(status, body)", kind="signature"))
     assert found(r) == [("js/routes.js", 7)]
-    r = symbols.search("npm", "express", "res.send(status)", kind="signature")
+    r = symbols.search(SymbolQuery("npm", "express", "res.send(status)", kind="signature"))
     assert found(r) == []  # res.send('ok') passes a string, not a status
-    r = symbols.search("npm", "express", "res.redirect", kind="literal_arg", arg="back")
+    r = symbols.search(
+        SymbolQuery("npm", "express", "res.redirect", kind="literal_arg", arg="back")
+    )
     assert found(r) == [("js/routes.js", 8)]
 
 
 def test_subpath_entry_points(symbols):
-    r = symbols.search("npm", "uuid", "uuid/v4", kind="subpath")
+    r = symbols.search(SymbolQuery("npm", "uuid", "uuid/v4", kind="subpath"))
     assert found(r) == [("js/ids.js", 1)]
 
 
 def test_alias_of_another_package_does_not_count(symbols):
-    r = symbols.search("npm", "lodash", "_.pluck")
+    r = symbols.search(SymbolQuery("npm", "lodash", "_.pluck"))
     assert found(r) == [("js/lo.js", 2)]
     assert r.excluded.get("belongs to another module") == 1
     assert r.excluded.get("in comments") == 1
@@ -190,7 +197,7 @@ def test_constructor_parameters_are_searched_on_the_class(tmp_path):
         tmp_path, {"app.py": "from pkgx import Client\n\nc = Client(retries=3)\nd = Client()\n"}
     )
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
-    r = s.search("pip", "pkgx", "retries", kind="parameter", of="Client.__init__")
+    r = s.search(SymbolQuery("pip", "pkgx", "retries", kind="parameter", of="Client.__init__"))
     assert found(r) == [("app.py", 3)]
 
 
@@ -205,7 +212,7 @@ def test_an_object_the_checkouts_own_module_made_from_the_package_is_the_package
         "web/site.py": "import webkit\n\napp = webkit.App('x')\n",
     })  # fmt: skip
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
-    r = s.search("pip", "webkit", "app.before_first")
+    r = s.search(SymbolQuery("pip", "webkit", "app.before_first"))
     # one hop through api/app.py and web/site.py; api/helpers.py made its own object
     assert found(r) == [("api/run.py", 3), ("web/main.py", 3)]
 
@@ -220,14 +227,14 @@ def test_an_option_in_the_packages_section_of_a_config_object_is_a_use(tmp_path)
     })  # fmt: skip
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
     for kind in ("name", "parameter", "config_key"):
-        assert found(s.search("npm", "bundler-dev-host", "rootDir", kind=kind)) == [
+        assert found(s.search(SymbolQuery("npm", "bundler-dev-host", "rootDir", kind=kind))) == [
             ("conf/web.dev.js", 5)
         ], kind
-    assert found(s.search("npm", "bundler-dev-host", "quietLog", kind="parameter")) == [
-        ("conf/web.dev.js", 6)
-    ]
+    assert found(
+        s.search(SymbolQuery("npm", "bundler-dev-host", "quietLog", kind="parameter"))
+    ) == [("conf/web.dev.js", 6)]
     # a single trailing word is no section name: `host: {…}` is not bundler-dev-host's
-    assert found(s.search("npm", "bundler-host", "rootDir")) == []
+    assert found(s.search(SymbolQuery("npm", "bundler-host", "rootDir"))) == []
 
 
 def test_a_property_after_a_line_comment_is_still_a_property(tmp_path):
@@ -237,4 +244,6 @@ def test_a_property_after_a_line_comment_is_still_a_property(tmp_path):
         "conf/run.js": "const a = 'x'; // quietLog\nquietLog();\n",
     })  # fmt: skip
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
-    assert found(s.search("npm", "bundler-dev-host", "quietLog")) == [("conf/web.dev.js", 4)]
+    assert found(s.search(SymbolQuery("npm", "bundler-dev-host", "quietLog"))) == [
+        ("conf/web.dev.js", 4)
+    ]

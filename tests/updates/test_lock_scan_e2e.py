@@ -9,17 +9,18 @@ import pytest
 
 from depbot.fakes.loopback import LoopbackServer
 from depbot.updates.sources import collect_updates
-from tests.ecosystems.npm.test_locks import PNPM_V9
-from tests.ecosystems.npm.test_workspaces import BERRY, pkg
-from tests.ecosystems.pip.test_locks import (
+from tests.helpers.fake_registry import FakeRegistry
+from tests.helpers.locks import (
+    BERRY,
     PIPFILE,
     PIPFILE_LOCK,
+    PNPM_V9,
     POETRY_LOCK,
     POETRY_PYPROJECT,
     UV_LOCK,
     UV_PYPROJECT,
+    pkg,
 )
-from tests.helpers.fake_registry import FakeRegistry
 from tests.helpers.settings import loopback_settings
 
 

@@ -13,10 +13,9 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from depbot.core.confine import is_secret, refusal, relative_to
+from depbot.core.confine import SECRET_FLOOR, is_secret, refusal, relative_to
 from depbot.core.errors import InputError
 from depbot.core.redact import excerpt
-from depbot.core.settings import DEFAULT_SECRET_FILES
 from depbot.ecosystems import table
 from depbot.ecosystems.reading import read_text, relative
 from depbot.records.declared import Declared, first_line, is_dev_name
@@ -188,7 +187,7 @@ def _option(body: str, number: int, where: str, result: RequirementsFile) -> Non
 
 
 def parse_requirements(
-    path: Path, root: Path, secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES
+    path: Path, root: Path, secret_files: tuple[str, ...] = SECRET_FLOOR
 ) -> tuple[list[Declared], list[str]]:
     """Read a requirements file and everything it includes (``-r``), applying ``-c`` pins.
 

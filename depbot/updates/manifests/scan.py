@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from depbot import ecosystems
-from depbot.core.confine import refusal, relative_to
-from depbot.core.settings import DEFAULT_SECRET_FILES, Settings
+from depbot.core.confine import SECRET_FLOOR, refusal, relative_to
+from depbot.core.settings import Settings
 from depbot.ecosystems.reading import relative, unlocked_notes
 from depbot.records.declared import Declared
 
@@ -109,7 +109,7 @@ def _not_ignored(root: Path, paths: list[Path]) -> list[Path]:
 def read_manifest(
     path: Path,
     root: Path,
-    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES,
+    secret_files: tuple[str, ...] = SECRET_FLOOR,
     memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """Parse one manifest found by ``find_manifests`` with its lock (``_read_one``), and
@@ -122,7 +122,7 @@ def read_manifest(
 def _read_one(
     path: Path,
     root: Path,
-    secret_files: tuple[str, ...] = DEFAULT_SECRET_FILES,
+    secret_files: tuple[str, ...] = SECRET_FLOOR,
     memo: dict[Path, Any] | None = None,
 ) -> tuple[list[Declared], list[str]]:
     """Parse one manifest and its lock, by the ecosystem whose manifest it is.

@@ -16,6 +16,7 @@ from depbot.ecosystems.npm.locks import (
     pnpm_version,
 )
 from depbot.updates.manifests.scan import read_manifest
+from tests.helpers.locks import PNPM_V9
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -167,54 +168,6 @@ def test_yarn_berry_lock(tmp_path):
     }
     assert warnings == []
 
-
-PNPM_V9 = """\
-lockfileVersion: '9.0'
-
-settings:
-  autoInstallPeers: true
-  excludeLinksFromLockfile: false
-
-importers:
-
-  .:
-    dependencies:
-      '@tanstack/react-query':
-        specifier: ^5.28.0
-        version: 5.28.6(react@18.2.0)
-      lodash:
-        specifier: ^4.17.20
-        version: 4.17.21
-      react:
-        specifier: ^18.2.0
-        version: 18.2.0
-      string-width-cjs:
-        specifier: npm:string-width@^4.2.0
-        version: string-width@4.2.3
-    devDependencies:
-      typescript:
-        specifier: ~5.4.0
-        version: 5.4.3
-
-packages:
-
-  '@tanstack/react-query@5.28.6':
-    resolution: {integrity: sha512-abc}
-    peerDependencies:
-      react: ^18.0.0
-
-  lodash@4.17.21:
-    resolution: {integrity: sha512-def}
-
-  vite@5.2.6:
-    resolution: {integrity: sha512-ghi}
-
-snapshots:
-
-  '@tanstack/react-query@5.28.6(react@18.2.0)':
-    dependencies:
-      react: 18.2.0
-"""
 
 PNPM_V6 = """\
 lockfileVersion: '6.0'

@@ -9,6 +9,7 @@ import pytest
 
 from depbot.ecosystems.npm.workspaces import is_member, workspace_globs
 from depbot.updates.manifests.scan import read_manifest
+from tests.helpers.locks import BERRY, pkg
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -18,43 +19,8 @@ def write(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def pkg(name: str, deps: dict[str, str], dev: dict[str, str] | None = None, **more) -> str:
-    return json.dumps({"name": name, "dependencies": deps, "devDependencies": dev or {}, **more})
-
-
 def locked(deps):
     return {d.name: (d.installed, d.manifest) for d in deps}
-
-
-BERRY = """\
-__metadata:
-  version: 8
-  cacheKey: 10c0
-
-"@acme/ui@workspace:^, @acme/ui@workspace:packages/ui":
-  version: 0.0.0-use.local
-  resolution: "@acme/ui@workspace:packages/ui"
-  languageName: unknown
-  linkType: soft
-
-"express@npm:^4.18.2":
-  version: 4.19.2
-  resolution: "express@npm:4.19.2"
-  languageName: node
-  linkType: hard
-
-"react@npm:^18.2.0":
-  version: 18.3.1
-  resolution: "react@npm:18.3.1"
-  languageName: node
-  linkType: hard
-
-"typescript@npm:^5.4.0":
-  version: 5.4.5
-  resolution: "typescript@npm:5.4.5"
-  languageName: node
-  linkType: hard
-"""
 
 
 def test_yarn_berry_workspace_members_use_the_root_lock(tmp_path):

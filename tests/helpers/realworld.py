@@ -1,4 +1,5 @@
-"""The assembler script ``tools/realworld.py``, imported for the tests (tools/ is not a package)."""
+"""The assembler script ``tools/realworld.py``, imported for the tests (tools/ is not a package),
+and the corpus folder it builds from."""
 
 from __future__ import annotations
 

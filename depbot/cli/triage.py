@@ -1,10 +1,11 @@
-"""The commands that run triage: ``triage``, ``eval``, ``demo`` and ``trace show``."""
+"""The commands that triage: ``depbot triage`` (the weekly job) and ``depbot demo`` (the shipped
+example, offline), and what both print at the end."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,6 +16,7 @@ from depbot.cli.common import (
     echo,
     fail_cleanly,
     ignore_in_git,
+    model_option,
     out_given,
     out_option,
     update_source_options,
@@ -31,15 +33,9 @@ from depbot.pipeline.outcome import (
 )
 from depbot.pipeline.watch import FOUND
 
-_model_option = click.option(
-    "-m",
-    "--model",
-    metavar="NAME",
-    envvar="DEPBOT_MODEL",
-    help="'rules' (built-in, offline; the default) or a chat model name served at "
-    "OPENAI_BASE_URL with OPENAI_API_KEY (env DEPBOT_MODEL).",
-)
-
+if TYPE_CHECKING:
+    from depbot.core.settings import Settings
+    from depbot.records.update import Update
 
 _fail_on_option = click.option(
     "--fail-on",
@@ -107,7 +103,7 @@ def _job_summary(result) -> None:
     "triage", short_help="Triage the week's updates against the checkout: the weekly job."
 )
 @update_source_options
-@_model_option
+@model_option
 @out_option(
     "Where report.json, drafts/ and trace.jsonl go. One run at a "
     "time: the files of the run already there move to DIR/previous/ (replacing it). "
@@ -185,40 +181,15 @@ def triage_command(
     """
     from depbot.core.settings import Settings
     from depbot.models import make_model
-    from depbot.output.runlock import check_free
     from depbot.pipeline.run import triage
-    from depbot.updates.sources import collect_updates
 
-    check_one_source(ctx, updates_file, dependabot)
-    if pr and updates_file is None:
-        raise InputError("--pr marks the updates of an update file: give --updates FILE too")
-    if not repo.is_dir():
-        raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
+    _check_inputs(ctx, repo, updates_file, dependabot, pr)
     settings = Settings.from_env(repo=repo)  # flag > environment > .github/depbot.yml > default
-    if ctx.get_parameter_source("fail_on") == click.core.ParameterSource.DEFAULT:
-        from depbot.core.config_file import load_depbot_file
-
-        own = load_depbot_file(repo)
-        fail_on = (own.values.get("fail-on") if own else None) or fail_on
+    fail_on = _fail_on(ctx, repo, fail_on)
     model_obj = make_model(model, settings)
-    target = resume or out_dir
-    check_free(target)  # a folder in use: say so now, before the update list is collected
-    if resume is None and not out_given(ctx):
-        ignore_in_git(target)  # the default folder inside a checkout stays out of git status
+    target = _claim_out_dir(ctx, resume or out_dir, resumed=resume is not None)
     with reporter(quiet) as say:
-        updates, warnings = collect_updates(
-            settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
-        )
-        if pr:
-            from depbot.cli.action_inputs import mark_pull_request
-
-            updates = mark_pull_request(updates, pr)
-        for w in warnings:
-            click.echo(f"depbot: warning: {w}", err=True)
-        if not updates:
-            click.echo("depbot: no pending updates", err=True)
-        n = len(updates)
-        say(stage_event(FOUND, n, n, f"{FOUND}: {n}"))
+        updates = _collect(settings, repo, updates_file, dependabot, pr, say)
         result = triage(
             settings,
             repo=repo,
@@ -231,74 +202,83 @@ def triage_command(
         )
     _job_summary(result)
     _print_result(result, target, said=getattr(model_obj, "said", ()))
+    ctx.exit(_exit_status(result, fail_on))
+
+
+# --- the steps of triage ----------------------------------------------------------------
+
+
+def _check_inputs(
+    ctx: click.Context,
+    repo: Path,
+    updates_file: Path | None,
+    dependabot: str | None,
+    pr: str | None,
+) -> None:
+    """Refuse flags that do not go together, and a checkout that is not a folder."""
+    check_one_source(ctx, updates_file, dependabot)
+    if pr and updates_file is None:
+        raise InputError("--pr marks the updates of an update file: give --updates FILE too")
+    if not repo.is_dir():
+        raise InputError(f"repository path {str(repo)!r} does not exist or is not a folder")
+
+
+def _fail_on(ctx: click.Context, repo: Path, given: str) -> str:
+    """``--fail-on`` (or DEPBOT_FAIL_ON) when given, else ``fail-on:`` of the checkout's
+    .github/depbot.yml, else the default."""
+    if ctx.get_parameter_source("fail_on") != click.core.ParameterSource.DEFAULT:
+        return given
+    from depbot.core.config_file import load_depbot_file
+
+    own = load_depbot_file(repo)
+    return (own.values.get("fail-on") if own else None) or given
+
+
+def _claim_out_dir(ctx: click.Context, target: Path, *, resumed: bool) -> Path:
+    """``target``, checked free of another run before the update list is collected; the
+    default folder inside a checkout gets a .gitignore so it stays out of git status."""
+    from depbot.output.runlock import check_free
+
+    check_free(target)  # a folder in use: say so now, before the update list is collected
+    if not resumed and not out_given(ctx):
+        ignore_in_git(target)  # the default folder inside a checkout stays out of git status
+    return target
+
+
+def _collect(
+    settings: Settings,
+    repo: Path,
+    updates_file: Path | None,
+    dependabot: str | None,
+    pr: str | None,
+    say: Callable[[Any], None],
+) -> list[Update]:
+    """The update list (marked with its pull request, if any); its warnings go to stderr."""
+    from depbot.updates.sources import collect_updates
+
+    updates, warnings = collect_updates(
+        settings, repo=repo, updates_file=updates_file, dependabot=dependabot, progress=say
+    )
+    if pr:
+        from depbot.cli.action_inputs import mark_pull_request
+
+        updates = mark_pull_request(updates, pr)
+    for w in warnings:
+        click.echo(f"depbot: warning: {w}", err=True)
+    if not updates:
+        click.echo("depbot: no pending updates", err=True)
+    n = len(updates)
+    say(stage_event(FOUND, n, n, f"{FOUND}: {n}"))
+    return updates
+
+
+def _exit_status(result: Any, fail_on: str) -> int:
+    """The exit status ``--fail-on`` asks for, said on stderr with its reason when not 0."""
     code = exit_status(result.outcome, fail_on.lower())
     if code:
         why = _STATUS_WHY.get(code, "")
         click.echo(f"depbot: exit status {code}: {why} (--fail-on {fail_on.lower()})", err=True)
-    ctx.exit(code)
-
-
-@click.command("eval", short_help="Replay scenarios and score verdicts, evidence and cost.")
-@click.argument("scenario_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@_model_option
-@click.option("--json", "json_file", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the summary (per scenario and totals) as JSON.")  # fmt: skip
-@click.option("--repeat", metavar="K", type=click.IntRange(1, 100), default=1, show_default=True,
-              help="Run each scenario K times; it passes only if all K pass (pass^K).")  # fmt: skip
-@click.option("--keep", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
-              help="Keep each run's checkout, report and trace under DIR.")  # fmt: skip
-@fail_cleanly
-def eval_command(
-    scenario_dirs: tuple[Path, ...],
-    model: str | None,
-    json_file: Path | None,
-    repeat: int,
-    keep: Path | None,
-) -> None:
-    """Replay scenarios and score verdicts, evidence and cost.
-
-    Each SCENARIO_DIR is a scenario (scenario.toml, repo/, upstream/) or a folder
-    of them. Every scenario runs in isolation against a loopback fake of the
-    registries and GitHub that serves its upstream/ with its faults. Prints one
-    row per scenario and ends with "N passed, M failed"; exits 1 when any failed.
-
-    \b
-    Examples:
-      depbot eval tests/scenarios --model rules      the scenarios of depbot's repository
-      depbot eval depbot/demo                        the demo's scenario
-      depbot eval my-scenarios/ --model gpt-4o-mini --repeat 3 --json eval.json
-    """
-    from depbot.core.settings import Settings
-    from depbot.evals.run import run_eval, write_json
-
-    base = Settings.from_env()
-    name = model or base.model
-    if keep:
-        keep.mkdir(parents=True, exist_ok=True)
-    summary = run_eval(
-        list(scenario_dirs), model_name=name, base=base, repeat=repeat, keep=keep,
-        progress=lambda line: click.echo(line),
-    )  # fmt: skip
-    totals = summary.totals()
-    click.echo(
-        f"\nverdicts: tp={totals['tp']} fp={totals['fp']} fn={totals['fn']} tn={totals['tn']} "
-        f"unknown_ok={totals['unknown_ok']}  precision={totals['precision']} recall={totals['recall']} "
-        f"evidence_recall={totals['evidence_recall']}"
-    )
-    safe = ", ".join(totals["false_safe_cases"])
-    click.echo(
-        f"precision {totals['precision']:.2f}  recall {totals['recall']:.2f}  "
-        f"false-safe {totals['false_safe']}" + (f" ({safe})" if safe else "")
-    )
-    click.echo(
-        f"cost: {totals['turns']} turns, {totals['tool_calls']} tool calls, "
-        f"{totals['prompt_tokens']}+{totals['completion_tokens']} tokens, {totals['seconds']}s"
-    )
-    if json_file:
-        write_json(summary, json_file)
-    click.echo(f"{totals['passed']} passed, {totals['failed']} failed")
-    if totals["failed"]:
-        sys.exit(1)
+    return code
 
 
 @click.command(
@@ -309,7 +289,7 @@ def eval_command(
 @click.option("--keep", metavar="DIR", type=click.Path(path_type=Path, file_okay=False),
               help="Keep the copy of the example checkout and the HTTP cache in DIR (default: "
               "a temporary folder, removed when the demo ends).")  # fmt: skip
-@_model_option
+@model_option
 @click.pass_context
 @fail_cleanly
 def demo_command(ctx: click.Context, out_dir: Path, keep: Path | None, model: str | None) -> None:
@@ -337,44 +317,3 @@ def demo_command(ctx: click.Context, out_dir: Path, keep: Path | None, model: st
             "were in a temporary folder, now removed: --keep DIR keeps them)"
         )
         _print_result(result, out_dir, where)
-
-
-@click.group("trace", short_help="Read the trace.jsonl of a run (depbot trace show).")
-def trace_group() -> None:
-    """Read a run's trace.jsonl."""
-
-
-@trace_group.command(
-    "show", short_help="Print a run's trace.jsonl as a transcript, round by round."
-)
-@click.argument("trace_file", metavar="[FILE|DIR]", required=False,
-                type=click.Path(path_type=Path, dir_okay=True))  # fmt: skip
-@out_option("The run's output folder: its trace.jsonl is shown when no FILE|DIR is given "
-            "(env DEPBOT_OUT).")  # fmt: skip
-@click.option(
-    "--width",
-    type=int,
-    default=600,
-    show_default=True,
-    help="Cut long texts to this many characters.",
-)
-@fail_cleanly
-def trace_show_command(trace_file: Path | None, out_dir: Path, width: int) -> None:
-    """Print a run as a transcript, round by round.
-
-    FILE is a trace.jsonl, DIR a run's output folder; without either, the
-    trace.jsonl of -o/--out DIR (env DEPBOT_OUT; default depbot-out).
-    """
-    from depbot.agent.trace import show
-
-    if trace_file is None:
-        path = out_dir / "trace.jsonl"
-    else:
-        path = trace_file / "trace.jsonl" if trace_file.is_dir() else trace_file
-    if not path.is_file():
-        raise InputError(f"no trace at {str(path)!r}")
-    click.echo(show(path, width=width))
-
-
-def run_commands() -> list[click.Command]:
-    return [triage_command, eval_command, demo_command, trace_group]
