@@ -22,7 +22,6 @@ from depbot.ecosystems.table import (
     normalize_ecosystem,
     register,
 )
-from depbot.records.versions import parse_version
 
 register(PIP)
 register(NPM)
@@ -39,6 +38,5 @@ __all__ = [
     "get",
     "names",
     "normalize_ecosystem",
-    "parse_version",
     "register",
 ]

@@ -12,13 +12,15 @@ by ``language``, not by ecosystem.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from depbot.records.api import ApiDiff
-from depbot.records.artifact import Choice, NoArtifact
-from depbot.records.declared import Declared
-from depbot.records.package import PackageInfo
 from depbot.records.versions import Version
+
+if TYPE_CHECKING:  # annotations only: importing the ecosystems stays light
+    from depbot.records.api import ApiDiff
+    from depbot.records.artifact import Choice, NoArtifact
+    from depbot.records.declared import Declared
+    from depbot.records.package import PackageInfo
 
 
 class Ecosystem(Protocol):
@@ -30,14 +32,11 @@ class Ecosystem(Protocol):
     language: str  # the language of its code: "python", "javascript" (search and symbols)
     source_globs: tuple[str, ...]  # the files code search reads for uses of its packages
     default_manifest: str  # the manifest a Dependabot ``directory`` means: "requirements.txt"
-    registry: str  # the registry's name for people: "PyPI", "npm registry"
     registry_label: str  # how an entry is named in messages: "package index" (entry for x)
     url_setting: str  # the Settings field with the registry's base URL
     range_syntax: str  # how its version ranges are called: "a PEP 440 version specifier"
     name_noun: str  # what a package name of it is called: "a pip distribution name"
     requirements_folder: str | None  # a manifests folder Dependabot reads from its parent
-
-    manifest_patterns: tuple[str, ...]  # the manifests it reads, as people name them
 
     def is_manifest(self, path: Path) -> bool:
         """Whether the checkout's file ``path`` is a manifest of this ecosystem."""

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from depbot import ecosystems
 from depbot.core.errors import ToolError
+from depbot.ecosystems.base import Ecosystem
 from depbot.search.code import CodeSearch
 from depbot.search.imports import (
     js_imports,
@@ -20,18 +21,6 @@ from depbot.search.imports import (
 from depbot.search.scope import rust_escape, trim_line
 
 PY_GLOBS = ("*.py", "*.pyi")
-JS_GLOBS = (
-    "*.js",
-    "*.cjs",
-    "*.mjs",
-    "*.jsx",
-    "*.ts",
-    "*.tsx",
-    "*.cts",
-    "*.mts",
-    "*.vue",
-    "*.svelte",
-)
 
 
 @dataclass(frozen=True)
@@ -90,8 +79,8 @@ def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport
     if not eco.valid_name(name):
         raise ToolError(f"{package!r} is not {eco.name_noun}.")
     if eco.language == "javascript":
-        return where_npm(cs, name)
-    return where_python(cs, eco.name, name, eco.import_names(name, environment=True))
+        return where_javascript(cs, eco, name)
+    return where_python(cs, eco, name)
 
 
 def _site_text(cs: CodeSearch, path: str, line: int) -> str:
@@ -100,13 +89,14 @@ def _site_text(cs: CodeSearch, path: str, line: int) -> str:
     return trim_line(text, 1, cs.settings.hit_width)
 
 
-def where_python(cs: CodeSearch, ecosystem: str, dist: str, names: list[str]) -> ImportReport:
-    """Python import sites of a distribution imported under ``names`` (its ecosystem's)."""
+def where_python(cs: CodeSearch, eco: Ecosystem, dist: str) -> ImportReport:
+    """Python import sites of a distribution, under the names its ecosystem imports it by."""
+    names = eco.import_names(dist, environment=True)
     roots = sorted({n.split(".")[0] for n in names})
     alt = "|".join(rust_escape(r) for r in roots)
     rx = rf"\b(?:import|from)\b.*\b(?:{alt})\b|__import__\(|import_module\("
     sites: list[ImportSite] = []
-    for path in cs.files_containing(rx, PY_GLOBS):
+    for path in cs.files_containing(rx, eco.source_globs):
         try:
             text = "\n".join(cs.read_lines(path))
         except ToolError:
@@ -155,14 +145,14 @@ def where_python(cs: CodeSearch, ecosystem: str, dist: str, names: list[str]) ->
             note += f" ({cond} conditional: inside try/except/if or a function)"
     else:
         note = f"no import of {dist} found (looked for: {', '.join(names)})"
-    return ImportReport(ecosystem, dist, names, sites, files, note)
+    return ImportReport(eco.name, dist, names, sites, files, note)
 
 
-def where_npm(cs: CodeSearch, package: str) -> ImportReport:
-    """``where_imported(cs, 'npm', package)``: JS/TS import sites of a package."""
+def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportReport:
+    """JS/TS import sites of a package (``require``, ``import``, ``import()``, subpaths)."""
     rx = rf"['\"`]{rust_escape(package)}(?:/[^'\"`\s]*)?['\"`]"
     sites: list[ImportSite] = []
-    for path in cs.files_containing(rx, JS_GLOBS):
+    for path in cs.files_containing(rx, eco.source_globs):
         try:
             lines = cs.read_lines(path)
         except ToolError:
@@ -209,4 +199,4 @@ def where_npm(cs: CodeSearch, package: str) -> ImportReport:
             note += f"; {len(esm_files)} ES module file(s), {len(cjs_files)} CommonJS file(s)"
     else:
         note = f"no import of {package} found"
-    return ImportReport("npm", package, [package], sites, files, note)
+    return ImportReport(eco.name, package, [package], sites, files, note)

@@ -55,13 +55,11 @@ class Toy:
     language = "python"
     source_globs = ("*.py",)
     default_manifest = "toy.deps"
-    registry = "toy registry"
     registry_label = "toy registry"
     url_setting = ""  # its URL comes by name: DEPBOT_REGISTRY_URLS=toy=...
     range_syntax = "a toy version"
     name_noun = "a toy package name"
     requirements_folder = None
-    manifest_patterns = ("toy.deps",)
 
     def parse_version(self, raw: str) -> Version | None:
         m = _VERSION.match(raw)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from depbot.ecosystems.npm import artifacts, manifests, ranges, registry, versions, workspaces
-from depbot.records.api import ApiDiff
-from depbot.records.artifact import Choice, NoArtifact
-from depbot.records.declared import Declared
-from depbot.records.package import PackageInfo
+from depbot.ecosystems.npm import artifacts, ranges, registry, versions
 from depbot.records.versions import Version, parse_version
+
+if TYPE_CHECKING:  # annotations only: importing the ecosystems stays light
+    from depbot.records.api import ApiDiff
+    from depbot.records.artifact import Choice, NoArtifact
+    from depbot.records.declared import Declared
+    from depbot.records.package import PackageInfo
+
 
 _NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*$", re.I)
 
@@ -36,16 +39,15 @@ class Npm:
         "*.svelte",
     )
     default_manifest = "package.json"
-    registry = "npm registry"
     registry_label = "npm registry"
     url_setting = "npm_url"
     range_syntax = "an npm range"
     name_noun = "an npm package name"
     requirements_folder = None
 
-    manifest_patterns = manifests.PATTERNS  # the files it reads, as people name them
-
     def is_manifest(self, path: Path) -> bool:
+        from depbot.ecosystems.npm import manifests  # its readers load only when a scan runs
+
         return manifests.is_manifest(path)
 
     def read_manifest(
@@ -56,12 +58,18 @@ class Npm:
         secret_files: tuple[str, ...],
         memo: dict[Path, Any] | None,
     ) -> tuple[list[Declared], list[str]]:
+        from depbot.ecosystems.npm import manifests
+
         return manifests.read(path, root, label, secret_files, memo)
 
     def workspace_globs(self, repo: Path, root: str) -> list[str]:
+        from depbot.ecosystems.npm import workspaces  # yaml: only for dependabot.yml's folders
+
         return workspaces.root_globs(repo, root)
 
     def in_workspace(self, rel: str, globs: list[str]) -> bool:
+        from depbot.ecosystems.npm import workspaces
+
         return workspaces.is_member(rel, globs)
 
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:

@@ -10,8 +10,6 @@ from depbot.ecosystems.npm.workspaces import read_package_json
 from depbot.ecosystems.reading import read_text
 from depbot.records.declared import Declared
 
-PATTERNS = ("package.json",)
-
 
 def is_manifest(path: Path) -> bool:
     return path.name == "package.json"

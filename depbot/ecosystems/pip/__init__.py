@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from depbot.ecosystems.pip import artifacts, importnames, manifests, ranges, registry, versions
-from depbot.records.api import ApiDiff
-from depbot.records.artifact import Choice, NoArtifact
-from depbot.records.declared import Declared
+from depbot.ecosystems.pip import artifacts, importnames, ranges, registry, versions
 from depbot.records.names import normalize
-from depbot.records.package import PackageInfo
 from depbot.records.versions import Version, parse_version
+
+if TYPE_CHECKING:  # annotations only: importing the ecosystems stays light
+    from depbot.records.api import ApiDiff
+    from depbot.records.artifact import Choice, NoArtifact
+    from depbot.records.declared import Declared
+    from depbot.records.package import PackageInfo
+
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -26,16 +29,15 @@ class Pip:
     language = "python"
     source_globs = ("*.py", "*.pyi")
     default_manifest = "requirements.txt"
-    registry = "PyPI"
     registry_label = "package index"
     url_setting = "pypi_url"
     range_syntax = "a PEP 440 version specifier"
     name_noun = "a pip distribution name"
     requirements_folder = "requirements"  # Dependabot reads requirements/*.txt from the parent
 
-    manifest_patterns = manifests.PATTERNS  # the files it reads, as people name them
-
     def is_manifest(self, path: Path) -> bool:
+        from depbot.ecosystems.pip import manifests  # its readers load only when a scan runs
+
         return manifests.is_manifest(path)
 
     def read_manifest(
@@ -46,6 +48,8 @@ class Pip:
         secret_files: tuple[str, ...],
         memo: dict[Path, Any] | None,
     ) -> tuple[list[Declared], list[str]]:
+        from depbot.ecosystems.pip import manifests
+
         return manifests.read(path, root, label, secret_files, memo)
 
     def workspace_globs(self, repo: Path, root: str) -> list[str]:

@@ -19,7 +19,6 @@ from depbot.ecosystems.reading import read_text
 from depbot.records.declared import Declared
 
 NAMES = ("pyproject.toml", "Pipfile", "setup.cfg", "setup.py")
-PATTERNS = ("requirements*.txt", "requirements/*.txt", *NAMES)
 
 
 def is_manifest(path: Path) -> bool:
