@@ -52,14 +52,14 @@ from depbot.changelogs.spans import (
 from depbot.changelogs.wording import (
     REQUIRED_ARG_MORE,
     Candidate,
-    _behaviour_candidates,
-    _config_candidates,
-    _generic,
-    _moved_candidates,
-    _searchable_name,
+    behaviour_candidates,
     behaviour_change,
+    config_candidates,
+    generic,
+    moved_candidates,
     moved_out,
     not_an_api_name,
+    searchable_name,
 )
 
 # --- categories -----------------------------------------------------------------------------
@@ -215,11 +215,11 @@ def extract_candidates(
         before = len(cands)
         if _renamed_by_arrow(sentence, spans, cands, news):
             continue
-        if _config_candidates(sentence, spans, cands, news):
+        if config_candidates(sentence, spans, cands, news):
             continue
         moved = moved_out(sentence)
         if moved >= 0:
-            _moved_candidates(spans, moved, own_names, import_names, cands, news)
+            moved_candidates(spans, moved, own_names, import_names, cands, news)
             continue
 
         # patterns that work on the call shape rather than a removed name
@@ -242,19 +242,19 @@ def extract_candidates(
             allowed = len(code_spans(exc.group(1))) if exc else 1
             excluded = set(code_spans(exc.group(1))) if exc else set()
             for s in spans:
-                name = _searchable_name(s.text)
-                if name and s.text not in excluded and not _generic(name):
+                name = searchable_name(s.text)
+                if name and s.text not in excluded and not generic(name):
                     cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
             continue
         if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
             subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
-            names = [n for n in (_searchable_name(s.text) for s in subjects) if n]
+            names = [n for n in (searchable_name(s.text) for s in subjects) if n]
             for name in names or ([package] if package else []):
                 cands.append(Candidate(name, "async"))  # no name: the package's own export
             continue
         if _ASYNC.search(sentence):
             for s in spans:
-                name = _searchable_name(s.text)
+                name = searchable_name(s.text)
                 if name:
                     cands.append(Candidate(name, "async"))
             continue
@@ -308,7 +308,7 @@ def extract_candidates(
                 continue  # `ttl=0`, `format="mixed"`: an example value, not an API name
             call = CALL.match(raw)
             if role == "param":
-                name = raw[:-1] if raw.endswith("=") else (_searchable_name(raw) or "")
+                name = raw[:-1] if raw.endswith("=") else (searchable_name(raw) or "")
                 if name and IDENT.match(name.split(".")[-1]) and (removal or removal_ctx):
                     cands.append(Candidate(name.split(".")[-1], "parameter", of=owner))
                 continue
@@ -322,7 +322,7 @@ def extract_candidates(
             if WILDCARD.match(raw):
                 cands.append(Candidate(raw, "name"))  # `safe*`: the planner expands it
                 continue
-            name = _searchable_name(call.group(1) if call else raw)
+            name = searchable_name(call.group(1) if call else raw)
             if not name:
                 continue
             if UPPER.match(name) and _CONFIGISH.search(sentence):
@@ -331,13 +331,13 @@ def extract_candidates(
             if submodules and IDENT.match(name) and name.islower() and import_names:
                 cands.append(Candidate(f"{import_names[0]}.{name}", "module_path"))
                 continue
-            if _generic(name):
+            if generic(name):
                 continue
             if "." in name and name.islower() and name.split(".", 1)[0] in own_names:
                 cands.append(Candidate(name, "module_path"))  # `pkg.sub`: maybe a module
             cands.append(Candidate(name, "name"))
         if len(cands) == before and behaviour_change(sentence):
-            cands.extend(_behaviour_candidates(sentence, spans))
+            cands.extend(behaviour_candidates(sentence, spans))
 
     for line in old_code:
         m = re.search(r"""require\(\s*['"]([^'"]+/[^'"]+)['"]\s*\)""", line)
@@ -370,8 +370,8 @@ def _renamed_by_arrow(
         if s.start >= arrow.end():
             news.append(s.text)
             continue
-        name = _searchable_name(callee(s.text))
-        if name and not _generic(name):
+        name = searchable_name(callee(s.text))
+        if name and not generic(name):
             cands.append(Candidate(name, "name"))
     return True
 

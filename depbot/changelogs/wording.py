@@ -243,7 +243,8 @@ class Candidate:
         return d
 
 
-def _generic(symbol: str) -> bool:
+def generic(symbol: str) -> bool:
+    """Too common, a technology word or a builtin: not a name to search for on its own."""
     leaf = symbol.rsplit(".", 1)[-1].lstrip("@")
     if "." in symbol:
         return symbol.split(".", 1)[0] in JS_GLOBALS
@@ -251,7 +252,8 @@ def _generic(symbol: str) -> bool:
     return low in GENERIC_NAMES or low in _TECH_WORDS or leaf in BUILTINS or len(leaf) < 3
 
 
-def _searchable_name(text: str) -> str | None:
+def searchable_name(text: str) -> str | None:
+    """A span as the name code would use (``<Route />`` → ``Route``, ``A#b`` → ``A.b``), or None."""
     t = text.strip().lstrip("@").rstrip(";")
     jsx = re.fullmatch(r"</?\s*([A-Za-z_$][\w$.]*)[^<>]*/?>", t)  # `<Switch>`, `<Route />`
     if jsx:
@@ -266,7 +268,7 @@ def _searchable_name(text: str) -> str | None:
     return None
 
 
-def _config_candidates(
+def config_candidates(
     sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]
 ) -> bool:
     """A dropped configuration file (``.babelrc``) or a key of one (the `foo` key in
@@ -293,7 +295,7 @@ _NEW_FILE = re.compile(r"\b(add(ed)?|new|now\s+reads?)\b", re.I)
 _REPLACEMENT = re.compile(r"\b(use|instead|in\s+favou?r\s+of|replaced\s+(by|with)|migrate)\b", re.I)
 
 
-def _moved_candidates(
+def moved_candidates(
     spans: list[Span],
     at: int,
     own_names: set[str],
@@ -308,21 +310,21 @@ def _moved_candidates(
         if s.start >= at:
             news.append(raw)
             continue
-        name = _searchable_name(raw)
+        name = searchable_name(raw)
         if not name or name.lower() in own_names:
             continue
         root = name.split(".", 1)[0].lower()
         if "." in name and root in own_names:
             cands.append(Candidate(name, "module_path"))
             cands.append(Candidate(name, "name"))
-        elif name.islower() and IDENT.match(name) and import_names and not _generic(name):
+        elif name.islower() and IDENT.match(name) and import_names and not generic(name):
             cands.append(Candidate(f"{import_names[0]}.{name}", "module_path"))
             cands.append(Candidate(name, "name"))
-        elif not _generic(name):
+        elif not generic(name):
             cands.append(Candidate(name, "name"))
 
 
-def _behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
+def behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     """``f`` now returns / raises / no longer accepts / defaults to ...: the calls of ``f``
     must be verified. The subject is the callable before the verb (or, for "the default
     of `x` in `f()`", the callable the sentence names)."""
@@ -333,10 +335,10 @@ def _behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     subject = before[:3] or callables[:1] or named[:1]  # "`a()` and `b()` now return …": both
     out = []
     for s in subject:
-        name = _searchable_name(callee(s.text))
+        name = searchable_name(callee(s.text))
         if not name or name in BUILTINS:
             continue
-        if _generic(name) and not (CALL.match(s.text.strip()) or "." in name):
+        if generic(name) and not (CALL.match(s.text.strip()) or "." in name):
             continue
         out.append(Candidate(name, "behaviour"))
     return out
@@ -349,11 +351,16 @@ __all__ = [
     "JS_GLOBALS",
     "PY_BUILTINS",
     "REQUIRED_ARG_MORE",
+    "behaviour_candidates",
     "behaviour_change",
+    "config_candidates",
     "config_drops",
     "config_file_name",
+    "generic",
     "key_in_file",
+    "moved_candidates",
     "moved_out",
     "narrows_input",
     "not_an_api_name",
+    "searchable_name",
 ]
