@@ -174,6 +174,17 @@ _CONFIGISH = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """What the sentences of one breaking item are read against."""
+
+    package: str
+    import_names: tuple[str, ...]
+    own_names: set[str]  # the package's and its import names, lower-cased
+    removal_ctx: bool  # the item's heading or parent bullet says things were removed
+    submodules: bool  # the item speaks of (sub)modules
+
+
 def extract_candidates(
     text: str,
     *,
@@ -183,166 +194,269 @@ def extract_candidates(
     old_code: tuple[str, ...] = (),
 ) -> tuple[list[Candidate], list[str]]:
     """Candidates to search for, and replacement names mentioned, for one breaking item."""
-    cands: list[Candidate] = []
+    scope = _Scope(
+        package=package,
+        import_names=import_names,
+        own_names={package.lower(), *(n.lower() for n in import_names)},
+        removal_ctx=bool(REMOVAL_CONTEXT.search(context)),
+        submodules=bool(_SUBMODULES.search(text)),
+    )
+    cands = _package_candidates(text, package)
     news: list[str] = []
-    own_names = {package.lower(), *(n.lower() for n in import_names)}
-    removal_ctx = bool(REMOVAL_CONTEXT.search(context))
+    for sentence in sentences(text):
+        cands.extend(_sentence_candidates(sentence, scope, news))
+    cands.extend(_old_code_subpaths(old_code))
+    return _unique(cands), news
 
+
+def _package_candidates(text: str, package: str) -> list[Candidate]:
+    """The package as a whole: ES-module-only now, or its default export gone."""
+    cands: list[Candidate] = []
     if _ESM_ONLY.search(text):
         cands.append(Candidate(package, "module"))
     if _DEFAULT_EXPORT_GONE.search(text) or (
         _EXPLICIT_IMPORT.search(text) and EXPLICIT_BREAKING.search(text)
     ):
         cands.append(Candidate(package, "default_import"))
+    return cands
 
-    submodules = bool(_SUBMODULES.search(text))
-    for sentence in sentences(text):
-        spans = span_positions(sentence)
-        gone = is_gone_no_longer(sentence)
-        removal = bool(REMOVAL_PHRASE.search(sentence)) or gone is True
-        behaviour_only = gone is False and not REMOVAL_PHRASE.search(sentence)
-        names_allowed = (removal or removal_ctx) and not behaviour_only
-        if deprecates_only(sentence):
-            names_allowed = False  # deprecated, still working: not a removal
-        if _TYPE_LEVEL.search(sentence) and not removal:
-            names_allowed = False  # "`f` takes an additional generic": the types changed
-        if FUTURE_REMOVAL.search(sentence) and not re.search(
-            r"\b(was|were|has been|have been|is|are)\s+removed\b", sentence, re.I
-        ):
-            names_allowed = False
 
-        spans = [s for s in spans if not not_an_api_name(s.text)]
-        before = len(cands)
-        if _renamed_by_arrow(sentence, spans, cands, news):
-            continue
-        if config_candidates(sentence, spans, cands, news):
-            continue
-        moved = moved_out(sentence)
-        if moved >= 0:
-            moved_candidates(spans, moved, own_names, import_names, cands, news)
-            continue
+def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[Candidate]:
+    """The candidates of one sentence; the replacement names it mentions go to ``news``.
 
-        # patterns that work on the call shape rather than a removed name
-        for pattern in _REQUIRED_ARG:
-            m = pattern.search(sentence)
-            if m:
-                arg = m.group("arg")
-                func = _nearest_callable([s for s in spans if s.text != arg], m.start())
-                if func and arg and func != arg:
-                    cands.append(Candidate(func, "required_arg", arg=arg))
-                    names_allowed = False
-                break
-        if _WITHOUT_ARG.search(sentence):
-            func = _nearest_callable(spans, len(sentence))
-            if func:
-                cands.append(Candidate(func, "required_arg", arg="*"))
-                names_allowed = False
-        if _POSITIONAL.search(sentence):
-            exc = re.search(r"except\s+(.*?)(?:\b(?:are|is|can|must)\b|[;.]|$)", sentence, re.I)
-            allowed = len(code_spans(exc.group(1))) if exc else 1
-            excluded = set(code_spans(exc.group(1))) if exc else set()
-            for s in spans:
-                name = searchable_name(s.text)
-                if name and s.text not in excluded and not generic(name):
-                    cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
-            continue
-        if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
-            subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
-            names = [n for n in (searchable_name(s.text) for s in subjects) if n]
-            for name in names or ([package] if package else []):
-                cands.append(Candidate(name, "async"))  # no name: the package's own export
-            continue
-        if _ASYNC.search(sentence):
-            for s in spans:
-                name = searchable_name(s.text)
-                if name:
-                    cands.append(Candidate(name, "async"))
-            continue
-        if _LITERAL_GONE.search(sentence):
-            literals = [s for s in spans if QUOTED.match(s.text)]
-            funcs = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)]
-            if literals and funcs:
-                for f in funcs:
-                    for lit in literals:
-                        cands.append(
-                            Candidate(
-                                callee(f.text), "literal_arg", arg=QUOTED.match(lit.text).group(2)
-                            )  # type: ignore[union-attr]
-                        )
-                continue
+    A rename list, a dropped configuration or a name moved to another package is read
+    whole; so is a change of the calls' form (positional, async, a literal argument).
+    Otherwise every code span is read by its role, and a sentence that yields nothing
+    that way but says a named API behaves differently yields that API's calls."""
+    removal, names_allowed = _removal_reading(sentence, scope.removal_ctx)
+    spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
+    cands: list[Candidate] = []
+    if _renamed_config_or_moved(sentence, spans, scope, cands, news):
+        return cands
+    required = _required_arg_candidates(sentence, spans)
+    if required:
+        cands.extend(required)
+        names_allowed = False  # the names are the callables that now need an argument
+    call_form = _call_form_candidates(sentence, spans, scope.package)
+    if call_form is not None:
+        return cands + call_form
+    cands.extend(_span_candidates(sentence, spans, scope, removal, names_allowed, news))
+    if not cands and behaviour_change(sentence):
+        cands.extend(behaviour_candidates(sentence, spans))
+    return cands
 
-        span_roles = roles(sentence, spans)
-        for i, s in enumerate(spans):
-            role, owner = span_roles[i]
-            raw = s.text.strip()
-            if role == "new":
-                news.append(raw)
-                continue
-            if role == "context":
-                continue
-            if raw.startswith("[") or raw.lower() in own_names:
-                continue  # scope tags like [jest-cli], the package itself
-            m_req = REQUIRE.match(raw)
-            if m_req and names_allowed:
-                spec = m_req.group(1)
-                if "/" in spec.lstrip("@").split("/", 1)[-1] or (
-                    not spec.startswith("@") and "/" in spec
-                ):
-                    cands.append(Candidate(spec, "subpath"))
-                continue
-            m_from = IMPORT_FROM.match(raw) or IMPORT.match(raw)
-            if m_from:
-                if names_allowed and m_from.group(1).lower() not in own_names:
-                    cands.append(Candidate(m_from.group(1), "module_path"))
-                continue
-            if JS_IMPORT.match(raw):
-                continue
-            if SUBPATH.match(raw) and not FILE_LIKE.search(raw):
-                if names_allowed:
-                    cands.append(Candidate(raw, "subpath"))
-                continue
-            if QUOTED.match(raw):
-                continue
-            kw = KWARG.match(raw)
-            if kw and role != "param":
-                continue  # `ttl=0`, `format="mixed"`: an example value, not an API name
-            call = CALL.match(raw)
-            if role == "param":
-                name = raw[:-1] if raw.endswith("=") else (searchable_name(raw) or "")
-                if name and IDENT.match(name.split(".")[-1]) and (removal or removal_ctx):
-                    cands.append(Candidate(name.split(".")[-1], "parameter", of=owner))
-                continue
-            if call and call.group(2).strip() and names_allowed:
-                params = call.group(2).strip()
-                if _SIGNATURE_CUE.search(sentence) or _reuses_callee(call.group(1), i, spans):
-                    cands.append(Candidate(f"{call.group(1).lstrip('@')}({params})", "signature"))
-                    continue
-            if not names_allowed:
-                continue
-            if WILDCARD.match(raw):
-                cands.append(Candidate(raw, "name"))  # `safe*`: the planner expands it
-                continue
-            name = searchable_name(call.group(1) if call else raw)
-            if not name:
-                continue
-            if UPPER.match(name) and _CONFIGISH.search(sentence):
-                cands.append(Candidate(name, "config_key"))
-                continue
-            if submodules and IDENT.match(name) and name.islower() and import_names:
-                cands.append(Candidate(f"{import_names[0]}.{name}", "module_path"))
-                continue
-            if generic(name):
-                continue
-            if "." in name and name.islower() and name.split(".", 1)[0] in own_names:
-                cands.append(Candidate(name, "module_path"))  # `pkg.sub`: maybe a module
-            cands.append(Candidate(name, "name"))
-        if len(cands) == before and behaviour_change(sentence):
-            cands.extend(behaviour_candidates(sentence, spans))
 
+def _removal_reading(sentence: str, removal_ctx: bool) -> tuple[bool, bool]:
+    """``(removal, names_allowed)``: whether the sentence says something is gone, and whether
+    the plain names it mentions are (not when it only deprecates them, changes their
+    behaviour or their types, or announces a future removal)."""
+    gone = is_gone_no_longer(sentence)
+    removal = bool(REMOVAL_PHRASE.search(sentence)) or gone is True
+    behaviour_only = gone is False and not REMOVAL_PHRASE.search(sentence)
+    names_allowed = (removal or removal_ctx) and not behaviour_only
+    if deprecates_only(sentence):
+        names_allowed = False  # deprecated, still working: not a removal
+    if _TYPE_LEVEL.search(sentence) and not removal:
+        names_allowed = False  # "`f` takes an additional generic": the types changed
+    if FUTURE_REMOVAL.search(sentence) and not re.search(
+        r"\b(was|were|has been|have been|is|are)\s+removed\b", sentence, re.I
+    ):
+        names_allowed = False
+    return removal, names_allowed
+
+
+def _renamed_config_or_moved(
+    sentence: str, spans: list[Span], scope: _Scope, cands: list[Candidate], news: list[str]
+) -> bool:
+    """A rename arrow, a dropped configuration file or key, or names moved to another
+    package: the candidates (and replacements) of the whole sentence, and True; else False."""
+    if _renamed_by_arrow(sentence, spans, cands, news):
+        return True
+    if config_candidates(sentence, spans, cands, news):
+        return True
+    moved = moved_out(sentence)
+    if moved >= 0:
+        moved_candidates(spans, moved, scope.own_names, scope.import_names, cands, news)
+        return True
+    return False
+
+
+def _required_arg_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
+    """Calls that no longer work without an argument: the one the sentence names (the first
+    wording that matches), or any (``*``) for "without a name"."""
+    cands: list[Candidate] = []
+    for pattern in _REQUIRED_ARG:
+        m = pattern.search(sentence)
+        if m:
+            arg = m.group("arg")
+            func = _nearest_callable([s for s in spans if s.text != arg], m.start())
+            if func and arg and func != arg:
+                cands.append(Candidate(func, "required_arg", arg=arg))
+            break
+    if _WITHOUT_ARG.search(sentence):
+        func = _nearest_callable(spans, len(sentence))
+        if func:
+            cands.append(Candidate(func, "required_arg", arg="*"))
+    return cands
+
+
+def _call_form_candidates(sentence: str, spans: list[Span], package: str) -> list[Candidate] | None:
+    """The calls' form changed (keyword-only arguments, callbacks to promises, async, a literal
+    argument no longer understood): their candidates, or None when the sentence says none."""
+    if _POSITIONAL.search(sentence):
+        return _positional_candidates(sentence, spans)
+    if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
+        subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
+        names = [n for n in (searchable_name(s.text) for s in subjects) if n]
+        # no name: the package's own export
+        return [Candidate(name, "async") for name in names or ([package] if package else [])]
+    if _ASYNC.search(sentence):
+        names = [searchable_name(s.text) for s in spans]
+        return [Candidate(name, "async") for name in names if name]
+    if _LITERAL_GONE.search(sentence):
+        return _literal_candidates(spans)
+    return None
+
+
+def _positional_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
+    """Keyword-only now: calls of each named API with more positional arguments than the
+    ones the sentence excepts ("except `a` and `b`"), at least one."""
+    exc = re.search(r"except\s+(.*?)(?:\b(?:are|is|can|must)\b|[;.]|$)", sentence, re.I)
+    allowed = len(code_spans(exc.group(1))) if exc else 1
+    excluded = set(code_spans(exc.group(1))) if exc else set()
+    cands: list[Candidate] = []
+    for s in spans:
+        name = searchable_name(s.text)
+        if name and s.text not in excluded and not generic(name):
+            cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
+    return cands
+
+
+def _literal_candidates(spans: list[Span]) -> list[Candidate] | None:
+    """Calls of each named callable that pass one of the quoted literals, or None when the
+    sentence names no literal or no callable."""
+    literals = [s for s in spans if QUOTED.match(s.text)]
+    funcs = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)]
+    if not (literals and funcs):
+        return None
+    cands: list[Candidate] = []
+    for f in funcs:
+        for lit in literals:
+            literal = QUOTED.match(lit.text).group(2)  # type: ignore[union-attr]
+            cands.append(Candidate(callee(f.text), "literal_arg", arg=literal))
+    return cands
+
+
+def _span_candidates(
+    sentence: str,
+    spans: list[Span],
+    scope: _Scope,
+    removal: bool,
+    names_allowed: bool,
+    news: list[str],
+) -> list[Candidate]:
+    """Each code span read by its role in the sentence: a replacement (to ``news``), the
+    context, a removed parameter, import or name."""
+    cands: list[Candidate] = []
+    span_roles = roles(sentence, spans)
+    for i, s in enumerate(spans):
+        role, owner = span_roles[i]
+        raw = s.text.strip()
+        if role == "new":
+            news.append(raw)
+            continue
+        if role == "context":
+            continue
+        if raw.startswith("[") or raw.lower() in scope.own_names:
+            continue  # scope tags like [jest-cli], the package itself
+        form = _import_form_candidates(raw, names_allowed, scope.own_names)
+        if form is not None:
+            cands.extend(form)
+            continue
+        if KWARG.match(raw) and role != "param":
+            continue  # `ttl=0`, `format="mixed"`: an example value, not an API name
+        if role == "param":
+            cands.extend(_parameter_candidates(raw, owner, removal or scope.removal_ctx))
+            continue
+        if names_allowed:
+            cands.extend(_removed_api_candidates(sentence, spans, i, raw, scope))
+    return cands
+
+
+def _import_form_candidates(
+    raw: str, names_allowed: bool, own_names: set[str]
+) -> list[Candidate] | None:
+    """A span that is an import (``require('pkg/sub')``, ``from pkg.sub import x``, a
+    sub-path, a quoted string): the removed module or entry point it names, if any; None
+    for a span of another form."""
+    m_req = REQUIRE.match(raw)
+    if m_req and names_allowed:
+        spec = m_req.group(1)
+        if "/" in spec.lstrip("@").split("/", 1)[-1] or (not spec.startswith("@") and "/" in spec):
+            return [Candidate(spec, "subpath")]
+        return []
+    m_from = IMPORT_FROM.match(raw) or IMPORT.match(raw)
+    if m_from:
+        if names_allowed and m_from.group(1).lower() not in own_names:
+            return [Candidate(m_from.group(1), "module_path")]
+        return []
+    if JS_IMPORT.match(raw):
+        return []
+    if SUBPATH.match(raw) and not FILE_LIKE.search(raw):
+        return [Candidate(raw, "subpath")] if names_allowed else []
+    if QUOTED.match(raw):
+        return []
+    return None
+
+
+def _parameter_candidates(raw: str, owner: str, removal: bool) -> list[Candidate]:
+    """A span in a parameter's role (``timeout=``, ``opts.timeout``): the removed parameter."""
+    name = raw[:-1] if raw.endswith("=") else (searchable_name(raw) or "")
+    if name and IDENT.match(name.split(".")[-1]) and removal:
+        return [Candidate(name.split(".")[-1], "parameter", of=owner)]
+    return []
+
+
+def _removed_api_candidates(
+    sentence: str, spans: list[Span], i: int, raw: str, scope: _Scope
+) -> list[Candidate]:
+    """The ``i``-th span of a removal read as an API: a removed call form, a family of
+    names, a configuration key, a submodule, or a name (and a module, for ``pkg.sub``)."""
+    call = CALL.match(raw)
+    if call and call.group(2).strip():
+        params = call.group(2).strip()
+        if _SIGNATURE_CUE.search(sentence) or _reuses_callee(call.group(1), i, spans):
+            return [Candidate(f"{call.group(1).lstrip('@')}({params})", "signature")]
+    if WILDCARD.match(raw):
+        return [Candidate(raw, "name")]  # `safe*`: the planner expands it
+    name = searchable_name(call.group(1) if call else raw)
+    if not name:
+        return []
+    if UPPER.match(name) and _CONFIGISH.search(sentence):
+        return [Candidate(name, "config_key")]
+    if scope.submodules and IDENT.match(name) and name.islower() and scope.import_names:
+        return [Candidate(f"{scope.import_names[0]}.{name}", "module_path")]
+    if generic(name):
+        return []
+    cands: list[Candidate] = []
+    if "." in name and name.islower() and name.split(".", 1)[0] in scope.own_names:
+        cands.append(Candidate(name, "module_path"))  # `pkg.sub`: maybe a module
+    cands.append(Candidate(name, "name"))
+    return cands
+
+
+def _old_code_subpaths(old_code: tuple[str, ...]) -> list[Candidate]:
+    """The sub-paths the removed lines of a diff example ``require()``."""
+    cands: list[Candidate] = []
     for line in old_code:
         m = re.search(r"""require\(\s*['"]([^'"]+/[^'"]+)['"]\s*\)""", line)
         if m:
             cands.append(Candidate(m.group(1), "subpath"))
+    return cands
+
+
+def _unique(cands: list[Candidate]) -> list[Candidate]:
+    """The candidates without repeats, in first-seen order."""
     seen: set[tuple[str, str, str, str]] = set()
     out = []
     for c in cands:
@@ -350,7 +464,7 @@ def extract_candidates(
         if k not in seen:
             seen.add(k)
             out.append(c)
-    return out, news
+    return out
 
 
 # "`old` → `new`", "`old` -> `new`" in a breaking item (a rename list under "functions renamed:")
