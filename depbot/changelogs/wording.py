@@ -1,4 +1,4 @@
-"""More of the reviewer's reading: wordings ``breaking.extract_candidates`` builds on. Pure.
+"""More of the reviewer's reading: wordings ``candidates.extract_candidates`` builds on. Pure.
 
 - a name that moved to another distribution ("`X` was moved to the separate package `y`",
   "has been extracted into", "now lives in the `y` package", "split out into");

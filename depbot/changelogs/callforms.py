@@ -1,0 +1,143 @@
+"""Changes of how an API must be called, as a changelog sentence words them. Pure.
+
+A newly required argument ("`f()` now requires the `Loader` argument", "cannot be called
+without a name"), keyword-only arguments, a callback API that became promises or async, a
+literal argument no longer understood: the candidates name the calls to check, not a
+removed name. ``candidates.extract_candidates`` asks these readers first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from depbot.changelogs.items import code_spans
+from depbot.changelogs.spans import CALL, DOTTED, QUOTED, Span, callee
+from depbot.changelogs.wording import REQUIRED_ARG_MORE, Candidate, generic, searchable_name
+
+__all__ = ["call_form_candidates", "required_arg_candidates"]
+
+_REQUIRED_ARG = [
+    re.compile(
+        r"(now\s+)?(always\s+)?requires?\s+(the|a|an)\s+`*(?P<arg>[A-Za-z_]\w*)`*\s+"
+        r"(argument|parameter|param|arg|keyword|option)",
+        re.I,
+    ),
+    re.compile(
+        r"(?<!\w)`*(?P<arg>[A-Za-z_]\w*)`*\s+(argument|parameter|param|option)\s+is\s+(now\s+)?"
+        r"(required|mandatory)",
+        re.I,
+    ),
+    re.compile(
+        r"must\s+(now\s+)?(always\s+)?(pass|be\s+(called|given|passed)\s+with)\s+(the\s+|a\s+|an\s+)?"
+        r"`*(?P<arg>[A-Za-z_]\w*)`*",
+        re.I,
+    ),
+    re.compile(r"now\s+(needs|requires|takes)\s+a\s+(?P<arg>callback)\b", re.I),
+    *REQUIRED_ARG_MORE,
+]
+_WITHOUT_ARG = re.compile(
+    r"\bwithout\s+(a|an|the|any)\s+[\w ]{0,20}(name|argument|value|field)", re.I
+)
+_POSITIONAL = re.compile(
+    r"no\s+longer\s+be\s+passed\s+positionally|keyword[- ]only|must\s+be\s+passed\s+(as|by)\s+keywords?",
+    re.I,
+)
+_ASYNC = re.compile(
+    r"\b(is|are)\s+now\s+async(hronous)?\b|\bnow\s+returns?\s+a\s+promise\b|\bnow\s+a\s+coroutine\b",
+    re.I,
+)
+# the API moved from callbacks to promises: calls that are not awaited (those passing a
+# callback among them) no longer get their result
+_CALLBACK = re.compile(r"\bcall-?backs?\b", re.I)
+_CALLBACK_GONE = re.compile(  # with "callback(s)" in the same sentence: the API's style changed
+    r"\bpromises?\b|\basync\b|\binstead\s+of\b"
+    r"|\bno\s+longer\s+(supports?|accepts?|takes?|supported|accepted)\b"
+    r"|\bcall-?back[- ](api|style|interface|support)\b",
+    re.I,
+)
+_LITERAL_GONE = re.compile(
+    r"no\s+longer\s+(understood|accepted|supported|recognized|recognised|allowed|valid)", re.I
+)
+
+
+def required_arg_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
+    """Calls that no longer work without an argument: the one the sentence names (the first
+    wording that matches), or any (``*``) for "without a name"."""
+    cands: list[Candidate] = []
+    for pattern in _REQUIRED_ARG:
+        m = pattern.search(sentence)
+        if m:
+            arg = m.group("arg")
+            func = _nearest_callable([s for s in spans if s.text != arg], m.start())
+            if func and arg and func != arg:
+                cands.append(Candidate(func, "required_arg", arg=arg))
+            break
+    if _WITHOUT_ARG.search(sentence):
+        func = _nearest_callable(spans, len(sentence))
+        if func:
+            cands.append(Candidate(func, "required_arg", arg="*"))
+    return cands
+
+
+def call_form_candidates(sentence: str, spans: list[Span], package: str) -> list[Candidate] | None:
+    """The calls' form changed (keyword-only arguments, callbacks to promises, async, a literal
+    argument no longer understood): their candidates, or None when the sentence says none."""
+    if _POSITIONAL.search(sentence):
+        return _positional_candidates(sentence, spans)
+    if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
+        subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
+        names = [n for n in (searchable_name(s.text) for s in subjects) if n]
+        # no name: the package's own export
+        return [Candidate(name, "async") for name in names or ([package] if package else [])]
+    if _ASYNC.search(sentence):
+        names = [searchable_name(s.text) for s in spans]
+        return [Candidate(name, "async") for name in names if name]
+    if _LITERAL_GONE.search(sentence):
+        return _literal_candidates(spans)
+    return None
+
+
+def _positional_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
+    """Keyword-only now: calls of each named API with more positional arguments than the
+    ones the sentence excepts ("except `a` and `b`"), at least one."""
+    exc = re.search(r"except\s+(.*?)(?:\b(?:are|is|can|must)\b|[;.]|$)", sentence, re.I)
+    allowed = len(code_spans(exc.group(1))) if exc else 1
+    excluded = set(code_spans(exc.group(1))) if exc else set()
+    cands: list[Candidate] = []
+    for s in spans:
+        name = searchable_name(s.text)
+        if name and s.text not in excluded and not generic(name):
+            cands.append(Candidate(name, "positional", max_positional=max(1, allowed)))
+    return cands
+
+
+def _literal_candidates(spans: list[Span]) -> list[Candidate] | None:
+    """Calls of each named callable that pass one of the quoted literals, or None when the
+    sentence names no literal or no callable."""
+    literals = [s for s in spans if QUOTED.match(s.text)]
+    funcs = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)]
+    if not (literals and funcs):
+        return None
+    cands: list[Candidate] = []
+    for f in funcs:
+        for lit in literals:
+            literal = QUOTED.match(lit.text).group(2)  # type: ignore[union-attr]
+            cands.append(Candidate(callee(f.text), "literal_arg", arg=literal))
+    return cands
+
+
+def _nearest_callable(spans: list[Span], pos: int) -> str:
+    """The callee of the last call or dotted span at or before ``pos`` (else of the first
+    one in the sentence), or ''."""
+    best = ""
+    for s in spans:
+        if s.start > pos:
+            break
+        raw = s.text.strip()
+        if CALL.match(raw) or DOTTED.match(raw):
+            best = callee(raw)
+    if not best:
+        for s in spans:
+            if CALL.match(s.text.strip()) or DOTTED.match(s.text.strip()):
+                return callee(s.text)
+    return best

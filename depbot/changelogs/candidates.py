@@ -1,0 +1,351 @@
+"""What a search must find for one breaking changelog item to matter in the client code. Pure.
+
+``extract_candidates`` reads an item sentence by sentence: a rename list, a dropped
+configuration file or key, a name moved to another package, a newly required argument,
+a change of the calls' form (keyword-only, callbacks to promises, async, a literal no longer
+understood), and otherwise each code span by its role (a removed import, sub-path,
+parameter, call form or name); an item that is about the whole package (ES-module-only,
+no default export) yields the package itself. ``breaking.analyze_section`` calls it for
+every breaking item.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from depbot.changelogs.callforms import call_form_candidates, required_arg_candidates
+from depbot.changelogs.items import (
+    EXPLICIT_BREAKING,
+    FUTURE_REMOVAL,
+    REMOVAL_CONTEXT,
+    REMOVAL_PHRASE,
+    deprecates_only,
+    is_gone_no_longer,
+    sentences,
+)
+from depbot.changelogs.spans import (
+    CALL,
+    FILE_LIKE,
+    IDENT,
+    IMPORT,
+    IMPORT_FROM,
+    JS_IMPORT,
+    KWARG,
+    QUOTED,
+    REQUIRE,
+    SUBPATH,
+    UPPER,
+    Span,
+    callee,
+    roles,
+    span_positions,
+)
+from depbot.changelogs.wording import (
+    Candidate,
+    behaviour_candidates,
+    behaviour_change,
+    config_candidates,
+    generic,
+    moved_candidates,
+    moved_out,
+    not_an_api_name,
+    searchable_name,
+)
+
+__all__ = ["extract_candidates"]
+
+_ESM_ONLY = re.compile(
+    r"""(?ix)
+    \bpure\s+ES\s?M(odule)?s?\b | \bES\s?M(odule)?s?[- ]only\b | \bES\s+modules?\s+only\b
+    | \bnative\s+ES\s?M(odule)?s?\s+only\b | \bonly\s+(as\s+)?(an?\s+)?(native\s+)?ES\s?modules?\b
+    | \bno\s+longer\s+(be\s+)?(loaded|used|imported|required)\s+(with|via|using|from)\s+`?require
+    | `?require\(\s*['"](@[^'"/]+/)?[^'"/]+['"]\s*\)`?\s+(no\s+longer\s+works|is\s+no\s+longer\s+supported|fails|throws)
+    | \bCommonJS\s+(build|version|support|entry(\s+point)?)\s+(is\s+|was\s+|has\s+been\s+)?(no\s+longer\s+shipped|removed|dropped|gone)
+    | \b(dropped|removed)\s+(the\s+)?CommonJS\b | \bcan\s+no\s+longer\s+be\s+required\b
+    """
+)
+_DEFAULT_EXPORT_GONE = re.compile(
+    r"default\s+export\b.{0,200}?\b(removed|gone|no\s+longer|any\s*more|dropped)|"
+    r"\bno\s+default\s+export\b|there\s+is\s+no\s+default\s+export"
+    r"|\b(remov(e|ed|es)|drop(s|ped)?|delet(e|ed|es))\s+(the\s+)?(callable\s+|module\s+)?default\s+export"
+    r"|\b(module|package|export)\s+(itself\s+)?(is\s+)?no\s+longer\s+callable\b",
+    re.I,
+)
+# "feat(x): explicit import <pkg> (BREAKING CHANGE)": the package must be imported by name
+_EXPLICIT_IMPORT = re.compile(r"\bexplicit\s+(named\s+)?imports?\b", re.I)
+_SIGNATURE_CUE = re.compile(
+    r"\bsignatures?\b|\bthe\s+form\b|\bargument\s+order\b|\bcalling\s+convention\b|\boverload", re.I
+)
+# a family of names by their prefix, "removed `legacy*` functions" (3+ characters before it)
+WILDCARD = re.compile(r"^[A-Za-z_$][\w$]{2,40}\*$")
+# a sentence about the static types of an API, not about the API itself
+_TYPE_LEVEL = re.compile(
+    r"\bgenerics?\b|\btype\s+(parameters?|arguments?|params?|inference)\b|\btypings?\b"
+    r"|\btype[- ]level\b|\btype\s+definitions?\b",
+    re.I,
+)
+_SUBMODULES = re.compile(r"\b(sub)?modules?\b|\bsubpackages?\b", re.I)
+_CONFIGISH = re.compile(
+    r"\bconfig(uration)?\b|\bsettings?\b|\benvironment\s+variables?\b|\benv\s+vars?\b|\bkeys?\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What the sentences of one breaking item are read against."""
+
+    package: str
+    import_names: tuple[str, ...]
+    own_names: set[str]  # the package's and its import names, lower-cased
+    removal_ctx: bool  # the item's heading or parent bullet says things were removed
+    submodules: bool  # the item speaks of (sub)modules
+
+
+def extract_candidates(
+    text: str,
+    *,
+    context: str = "",
+    package: str = "",
+    import_names: tuple[str, ...] = (),
+    old_code: tuple[str, ...] = (),
+) -> tuple[list[Candidate], list[str]]:
+    """Candidates to search for, and replacement names mentioned, for one breaking item."""
+    scope = _Scope(
+        package=package,
+        import_names=import_names,
+        own_names={package.lower(), *(n.lower() for n in import_names)},
+        removal_ctx=bool(REMOVAL_CONTEXT.search(context)),
+        submodules=bool(_SUBMODULES.search(text)),
+    )
+    cands = _package_candidates(text, package)
+    news: list[str] = []
+    for sentence in sentences(text):
+        cands.extend(_sentence_candidates(sentence, scope, news))
+    cands.extend(_old_code_subpaths(old_code))
+    return _unique(cands), news
+
+
+def _package_candidates(text: str, package: str) -> list[Candidate]:
+    """The package as a whole: ES-module-only now, or its default export gone."""
+    cands: list[Candidate] = []
+    if _ESM_ONLY.search(text):
+        cands.append(Candidate(package, "module"))
+    if _DEFAULT_EXPORT_GONE.search(text) or (
+        _EXPLICIT_IMPORT.search(text) and EXPLICIT_BREAKING.search(text)
+    ):
+        cands.append(Candidate(package, "default_import"))
+    return cands
+
+
+def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[Candidate]:
+    """The candidates of one sentence; the replacement names it mentions go to ``news``.
+
+    A rename list, a dropped configuration or a name moved to another package is read
+    whole; so is a change of the calls' form (positional, async, a literal argument).
+    Otherwise every code span is read by its role, and a sentence that yields nothing
+    that way but says a named API behaves differently yields that API's calls."""
+    removal, names_allowed = _removal_reading(sentence, scope.removal_ctx)
+    spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
+    cands: list[Candidate] = []
+    if _renamed_config_or_moved(sentence, spans, scope, cands, news):
+        return cands
+    required = required_arg_candidates(sentence, spans)
+    if required:
+        cands.extend(required)
+        names_allowed = False  # the names are the callables that now need an argument
+    call_form = call_form_candidates(sentence, spans, scope.package)
+    if call_form is not None:
+        return cands + call_form
+    cands.extend(_span_candidates(sentence, spans, scope, removal, names_allowed, news))
+    if not cands and behaviour_change(sentence):
+        cands.extend(behaviour_candidates(sentence, spans))
+    return cands
+
+
+def _removal_reading(sentence: str, removal_ctx: bool) -> tuple[bool, bool]:
+    """``(removal, names_allowed)``: whether the sentence says something is gone, and whether
+    the plain names it mentions are (not when it only deprecates them, changes their
+    behaviour or their types, or announces a future removal)."""
+    gone = is_gone_no_longer(sentence)
+    removal = bool(REMOVAL_PHRASE.search(sentence)) or gone is True
+    behaviour_only = gone is False and not REMOVAL_PHRASE.search(sentence)
+    names_allowed = (removal or removal_ctx) and not behaviour_only
+    if deprecates_only(sentence):
+        names_allowed = False  # deprecated, still working: not a removal
+    if _TYPE_LEVEL.search(sentence) and not removal:
+        names_allowed = False  # "`f` takes an additional generic": the types changed
+    if FUTURE_REMOVAL.search(sentence) and not re.search(
+        r"\b(was|were|has been|have been|is|are)\s+removed\b", sentence, re.I
+    ):
+        names_allowed = False
+    return removal, names_allowed
+
+
+def _renamed_config_or_moved(
+    sentence: str, spans: list[Span], scope: _Scope, cands: list[Candidate], news: list[str]
+) -> bool:
+    """A rename arrow, a dropped configuration file or key, or names moved to another
+    package: the candidates (and replacements) of the whole sentence, and True; else False."""
+    if _renamed_by_arrow(sentence, spans, cands, news):
+        return True
+    if config_candidates(sentence, spans, cands, news):
+        return True
+    moved = moved_out(sentence)
+    if moved >= 0:
+        moved_candidates(spans, moved, scope.own_names, scope.import_names, cands, news)
+        return True
+    return False
+
+
+def _span_candidates(
+    sentence: str,
+    spans: list[Span],
+    scope: _Scope,
+    removal: bool,
+    names_allowed: bool,
+    news: list[str],
+) -> list[Candidate]:
+    """Each code span read by its role in the sentence: a replacement (to ``news``), the
+    context, a removed parameter, import or name."""
+    cands: list[Candidate] = []
+    span_roles = roles(sentence, spans)
+    for i, s in enumerate(spans):
+        role, owner = span_roles[i]
+        raw = s.text.strip()
+        if role == "new":
+            news.append(raw)
+            continue
+        if role == "context":
+            continue
+        if raw.startswith("[") or raw.lower() in scope.own_names:
+            continue  # scope tags like [jest-cli], the package itself
+        form = _import_form_candidates(raw, names_allowed, scope.own_names)
+        if form is not None:
+            cands.extend(form)
+            continue
+        if KWARG.match(raw) and role != "param":
+            continue  # `ttl=0`, `format="mixed"`: an example value, not an API name
+        if role == "param":
+            cands.extend(_parameter_candidates(raw, owner, removal or scope.removal_ctx))
+            continue
+        if names_allowed:
+            cands.extend(_removed_api_candidates(sentence, spans, i, raw, scope))
+    return cands
+
+
+def _import_form_candidates(
+    raw: str, names_allowed: bool, own_names: set[str]
+) -> list[Candidate] | None:
+    """A span that is an import (``require('pkg/sub')``, ``from pkg.sub import x``, a
+    sub-path, a quoted string): the removed module or entry point it names, if any; None
+    for a span of another form."""
+    m_req = REQUIRE.match(raw)
+    if m_req and names_allowed:
+        spec = m_req.group(1)
+        if "/" in spec.lstrip("@").split("/", 1)[-1] or (not spec.startswith("@") and "/" in spec):
+            return [Candidate(spec, "subpath")]
+        return []
+    m_from = IMPORT_FROM.match(raw) or IMPORT.match(raw)
+    if m_from:
+        if names_allowed and m_from.group(1).lower() not in own_names:
+            return [Candidate(m_from.group(1), "module_path")]
+        return []
+    if JS_IMPORT.match(raw):
+        return []
+    if SUBPATH.match(raw) and not FILE_LIKE.search(raw):
+        return [Candidate(raw, "subpath")] if names_allowed else []
+    if QUOTED.match(raw):
+        return []
+    return None
+
+
+def _parameter_candidates(raw: str, owner: str, removal: bool) -> list[Candidate]:
+    """A span in a parameter's role (``timeout=``, ``opts.timeout``): the removed parameter."""
+    name = raw[:-1] if raw.endswith("=") else (searchable_name(raw) or "")
+    if name and IDENT.match(name.split(".")[-1]) and removal:
+        return [Candidate(name.split(".")[-1], "parameter", of=owner)]
+    return []
+
+
+def _removed_api_candidates(
+    sentence: str, spans: list[Span], i: int, raw: str, scope: _Scope
+) -> list[Candidate]:
+    """The ``i``-th span of a removal read as an API: a removed call form, a family of
+    names, a configuration key, a submodule, or a name (and a module, for ``pkg.sub``)."""
+    call = CALL.match(raw)
+    if call and call.group(2).strip():
+        params = call.group(2).strip()
+        if _SIGNATURE_CUE.search(sentence) or _reuses_callee(call.group(1), i, spans):
+            return [Candidate(f"{call.group(1).lstrip('@')}({params})", "signature")]
+    if WILDCARD.match(raw):
+        return [Candidate(raw, "name")]  # `safe*`: the planner expands it
+    name = searchable_name(call.group(1) if call else raw)
+    if not name:
+        return []
+    if UPPER.match(name) and _CONFIGISH.search(sentence):
+        return [Candidate(name, "config_key")]
+    if scope.submodules and IDENT.match(name) and name.islower() and scope.import_names:
+        return [Candidate(f"{scope.import_names[0]}.{name}", "module_path")]
+    if generic(name):
+        return []
+    cands: list[Candidate] = []
+    if "." in name and name.islower() and name.split(".", 1)[0] in scope.own_names:
+        cands.append(Candidate(name, "module_path"))  # `pkg.sub`: maybe a module
+    cands.append(Candidate(name, "name"))
+    return cands
+
+
+def _old_code_subpaths(old_code: tuple[str, ...]) -> list[Candidate]:
+    """The sub-paths the removed lines of a diff example ``require()``."""
+    cands: list[Candidate] = []
+    for line in old_code:
+        m = re.search(r"""require\(\s*['"]([^'"]+/[^'"]+)['"]\s*\)""", line)
+        if m:
+            cands.append(Candidate(m.group(1), "subpath"))
+    return cands
+
+
+def _unique(cands: list[Candidate]) -> list[Candidate]:
+    """The candidates without repeats, in first-seen order."""
+    seen: set[tuple[str, str, str, str]] = set()
+    out = []
+    for c in cands:
+        k = (c.symbol, c.kind, c.of, c.arg)
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out
+
+
+# "`old` → `new`", "`old` -> `new`" in a breaking item (a rename list under "functions renamed:")
+_RENAME_ARROW = re.compile(r"(?<=`)\s*(→|->|=>|⇒|⟶)\s*(?=`)")
+
+
+def _renamed_by_arrow(
+    sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]
+) -> bool:
+    """The names before a rename arrow are gone (searched), those after it replace them."""
+    arrow = _RENAME_ARROW.search(sentence)
+    if not arrow or not spans or spans[0].start > arrow.start():
+        return False
+    if not any(s.start >= arrow.end() for s in spans):
+        return False
+    for s in spans:
+        if s.start >= arrow.end():
+            news.append(s.text)
+            continue
+        name = searchable_name(callee(s.text))
+        if name and not generic(name):
+            cands.append(Candidate(name, "name"))
+    return True
+
+
+def _reuses_callee(callee: str, i: int, spans: list[Span]) -> bool:
+    """``res.json(status, obj)``, use ``res.status(status).json(obj)``: the same method lives on."""
+    leaf = callee.rsplit(".", 1)[-1]
+    for s in spans[i + 1 :]:
+        if re.search(rf"\b{re.escape(leaf)}\s*\(", s.text):
+            return True
+    return False
