@@ -160,46 +160,77 @@ def _trim_text(sections: list[Section], budget: int) -> tuple[list[Section], str
     plans = [_blocks(s.body) for s in sections]
     fixed = sum(len(s.heading) + 2 for s in sections)
     # lines kept per block: 0 (cut) .. len(block.lines) (whole)
+    kept, must = _must_keep(plans)
+    important_cut = 0
+    room = budget - fixed - must
+    if room < 0:
+        important_cut = _cut_important(plans, kept, budget - fixed)
+        room = 0
+    _fill(plans, kept, _shares(plans, kept, room))
+    out: list[Section] = []
+    cut_versions: list[str] = []
+    for s, blocks, row in zip(sections, plans, kept, strict=True):
+        text = _render(blocks, row)
+        if text != s.body:
+            cut_versions.append(s.version)
+        out.append(replace(s, body=text))
+    after = sum(len(s.heading) + len(s.body) + 2 for s in out)
+    return out, _trim_note(total, after, budget, cut_versions, important_cut)
+
+
+def _must_keep(plans: list[list[_Block]]) -> tuple[list[list[int]], int]:
+    """Per section, the lines kept of each block at first (the sub-headings and the blocks
+    that tell of a breaking change, whole; nothing of the others), and their size."""
     kept: list[list[int]] = []
     must = 0
     for blocks in plans:
         row = [len(b.lines) if (b.heading or b.important) else 0 for b in blocks]
         kept.append(row)
         must += sum(_size(b.lines) for b, k in zip(blocks, row, strict=True) if k)
+    return kept, must
+
+
+def _cut_important(plans: list[list[_Block]], kept: list[list[int]], room: int) -> int:
+    """Even the breaking-change lines do not fit in ``room``: keep them in order while it
+    lasts, but always the first one of every section; the number of lines cut."""
     important_cut = 0
-    room = budget - fixed - must
-    if room < 0:
-        # even the breaking-change lines do not fit: keep them in order while the budget
-        # lasts, but always the first one of every section
-        room = budget - fixed
-        for blocks, row in zip(plans, kept, strict=True):
-            first = True
-            for idx, b in enumerate(blocks):
-                if not row[idx] or b.heading:
-                    continue
-                cost = _size(b.lines)
-                if first or cost <= room:
-                    room -= cost
-                    first = False
-                else:
-                    row[idx] = 0
-                    important_cut += len(b.lines)
-        room = 0
-    # fill what is left with the other lines, in order; the room is shared fairly, and what a
-    # short section does not need goes to the longer ones
+    for blocks, row in zip(plans, kept, strict=True):
+        first = True
+        for idx, b in enumerate(blocks):
+            if not row[idx] or b.heading:
+                continue
+            cost = _size(b.lines)
+            if first or cost <= room:
+                room -= cost
+                first = False
+            else:
+                row[idx] = 0
+                important_cut += len(b.lines)
+    return important_cut
+
+
+def _shares(plans: list[list[_Block]], kept: list[list[int]], room: int) -> list[int]:
+    """The room each section gets for its other lines: shared fairly, and what a short
+    section does not need goes to the longer ones (after the room the markers take)."""
     needs = [
         sum(
             _size(b.lines) for b, k in zip(blocks, row, strict=True) if not k and b.lines[0].strip()
         )
         for blocks, row in zip(plans, kept, strict=True)
     ]
-    room = max(0, room - 2 * len("[… 9999 lines trimmed …]\n") * len(sections))  # the markers
-    shares = [0] * len(sections)
-    left = len(sections)
-    for i in sorted(range(len(sections)), key=lambda i: needs[i]):
+    room = max(0, room - 2 * len("[… 9999 lines trimmed …]\n") * len(plans))  # the markers
+    shares = [0] * len(plans)
+    left = len(plans)
+    for i in sorted(range(len(plans)), key=lambda i: needs[i]):
         shares[i] = min(needs[i], room // max(left, 1))
         room -= shares[i]
         left -= 1
+    return shares
+
+
+def _fill(plans: list[list[_Block]], kept: list[list[int]], shares: list[int]) -> None:
+    """Keep each section's other lines in order while its share lasts (the first lines of
+    the block that fits only in part, then no more)."""
     for blocks, row, share in zip(plans, kept, shares, strict=True):
         used = 0
         for idx, b in enumerate(blocks):
@@ -216,32 +247,35 @@ def _trim_text(sections: list[Section], budget: int) -> tuple[list[Section], str
                 row[idx] += 1
                 used += len(x) + 1
             break
-    out: list[Section] = []
-    cut_versions: list[str] = []
-    for s, blocks, row in zip(sections, plans, kept, strict=True):
-        body: list[str] = []
-        run = 0
-        for b, k in zip(blocks, row, strict=True):
-            if k == 0:
-                if b.lines[0].strip():
-                    run += len(b.lines)
-                elif not run and body and body[-1].strip():
-                    body.append("")  # keep the blank line between two kept blocks
-                continue
-            if run:
-                body.append(f"[… {run} lines trimmed …]")
-                run = 0
-            body.extend(b.lines[:k])
-            run = len(b.lines) - k
+
+
+def _render(blocks: list[_Block], row: list[int]) -> str:
+    """A section's body of the lines kept, each run of cut lines one marker line."""
+    body: list[str] = []
+    run = 0
+    for b, k in zip(blocks, row, strict=True):
+        if k == 0:
+            if b.lines[0].strip():
+                run += len(b.lines)
+            elif not run and body and body[-1].strip():
+                body.append("")  # keep the blank line between two kept blocks
+            continue
         if run:
             body.append(f"[… {run} lines trimmed …]")
-        while body and not body[-1].strip():
-            body.pop()
-        text = "\n".join(body)
-        if text != s.body:
-            cut_versions.append(s.version)
-        out.append(replace(s, body=text))
-    after = sum(len(s.heading) + len(s.body) + 2 for s in out)
+            run = 0
+        body.extend(b.lines[:k])
+        run = len(b.lines) - k
+    if run:
+        body.append(f"[… {run} lines trimmed …]")
+    while body and not body[-1].strip():
+        body.pop()
+    return "\n".join(body)
+
+
+def _trim_note(
+    total: int, after: int, budget: int, cut_versions: list[str], important_cut: int
+) -> str:
+    """What the trimming did, for the reader of the notes."""
     shown = ", ".join(cut_versions[:6]) + (", …" if len(cut_versions) > 6 else "")
     note = (
         f"trimmed the notes from {total:,} to {after:,} characters (budget {budget:,}); "
@@ -257,7 +291,7 @@ def _trim_text(sections: list[Section], budget: int) -> tuple[list[Section], str
             "; every line about a breaking change, removal, rename, deprecation or migration "
             "was kept"
         )
-    return out, note
+    return note
 
 
 # -- deprecation notes ------------------------------------------------------------------------
