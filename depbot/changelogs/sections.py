@@ -309,7 +309,20 @@ def parse_sections(
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     headings = _find_headings(text, lines)
-    markdown = source.lower().split("?")[0].endswith(_MARKDOWN_EXTS) or kind != "file"
+    _read_versions(headings, package)
+    markdown = (
+        source.lower().split("?")[0].endswith(_MARKDOWN_EXTS)
+        or kind != "file"
+        or any(isinstance(h.style, int) for h in headings)
+    )
+    _assign_levels(headings, markdown)
+    spans = _heading_spans(_section_ends(headings, len(lines)), lines) or _list_items(lines)
+    return _merge_duplicates([_section(span, source, kind) for span in spans], ecosystem)
+
+
+def _read_versions(headings: list[_Heading], package: str | None) -> None:
+    """Set each heading's version (None for another package's), and whether it is weak or
+    an "Unreleased" one."""
     for h in headings:
         if h.version is None:
             found = _heading_version(h.text)
@@ -320,19 +333,15 @@ def parse_sections(
             h.unreleased = h.version is None and (
                 bool(found) or bool(_UNRELEASED.fullmatch(_clean_heading(h.text)))
             )
-        if isinstance(h.style, int):
-            markdown = True
-    _assign_levels(headings, markdown)
 
+
+def _section_ends(headings: list[_Heading], n_lines: int) -> list[tuple[_Heading, int]]:
+    """Every version heading with the index of its section's last line.
+
+    A version or "Unreleased" heading ends the open section, and so does a heading of a
+    higher level; a weak version heading below the open one's level is a sub-heading."""
     raw: list[tuple[_Heading, int]] = []  # (version heading, last line index)
     current: _Heading | None = None
-
-    def close(end: int) -> None:
-        nonlocal current
-        if current is not None:
-            raw.append((current, end))
-            current = None
-
     for h in headings:
         if (
             h.weak
@@ -343,16 +352,25 @@ def parse_sections(
         ):
             continue  # a sub-heading that happens to name a version
         if h.version or h.unreleased:
-            close(h.start - 1)
-            if h.version:
-                current = h
+            if current is not None:
+                raw.append((current, h.start - 1))
+            current = h if h.version else None
         elif current is not None:
             if current.level is None or (h.level is not None and h.level < current.level):
-                close(h.start - 1)
-    close(len(lines) - 1)
+                raw.append((current, h.start - 1))
+                current = None
+    if current is not None:
+        raw.append((current, n_lines - 1))
+    return raw
 
-    # (first line, version, heading text, body lines, index of the body's first line)
-    spans: list[tuple[int, str, str, list[str], int]] = [
+
+# (first line, version, heading text, body lines, index of the body's first line)
+_Span = tuple[int, str, str, list[str], int]
+
+
+def _heading_spans(raw: list[tuple[_Heading, int]], lines: list[str]) -> list[_Span]:
+    """The span of each version heading's section (an underlined title's heading is its text)."""
+    return [
         (
             h.start,
             h.version or "",
@@ -362,31 +380,38 @@ def parse_sections(
         )
         for h, end in raw
     ]
-    if not spans:
-        spans = _list_items(lines)
 
+
+def _section(span: _Span, source: str, kind: str) -> Section:
+    """The section of a span, its body without the blank lines around it nor the link
+    definitions and anchors at its end."""
+    start, version, heading, body_lines, body_at = span
+    while body_lines and (
+        not body_lines[-1].strip()
+        or _LINK_REF_DEF.match(body_lines[-1])
+        or _ANCHOR_LINE.match(body_lines[-1])
+    ):
+        body_lines.pop()
+    last = body_at + len(body_lines) - 1 if body_lines else start
+    while body_lines and not body_lines[0].strip():
+        body_lines.pop(0)
+    return Section(
+        version=version,
+        heading=heading,
+        body="\n".join(body_lines),
+        source=source,
+        line_start=start + 1,
+        line_end=last + 1,
+        kind=kind,
+    )
+
+
+def _merge_duplicates(sections: list[Section], ecosystem: str) -> list[Section]:
+    """One section per version (``1.0`` and ``1.0.0`` are one): later bodies join the first."""
     merged: dict[object, int] = {}
     out: list[Section] = []
-    for start, version, heading, body_lines, body_at in spans:
-        while body_lines and (
-            not body_lines[-1].strip()
-            or _LINK_REF_DEF.match(body_lines[-1])
-            or _ANCHOR_LINE.match(body_lines[-1])
-        ):
-            body_lines.pop()
-        last = body_at + len(body_lines) - 1 if body_lines else start
-        while body_lines and not body_lines[0].strip():
-            body_lines.pop(0)
-        sec = Section(
-            version=version,
-            heading=heading,
-            body="\n".join(body_lines),
-            source=source,
-            line_start=start + 1,
-            line_end=last + 1,
-            kind=kind,
-        )
-        key: object = version_key(ecosystem, version) or version
+    for sec in sections:
+        key: object = version_key(ecosystem, sec.version) or sec.version
         if key in merged:
             first = out[merged[key]]
             out[merged[key]] = replace(
