@@ -139,89 +139,119 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 def split_items(body: str) -> list[_Raw]:
     """Split a section body into items, remembering the sub-heading each sits under."""
     lines = body.splitlines()
-    items: list[_Raw] = []
-    context = ""
-    stack: list[tuple[int, _Raw]] = []  # open bullets: (indent, item)
-    para: _Raw | None = None
-    in_code = False
-    blank = True
-    code_target: _Raw | None = None
+    reader = _ItemReader()
     i = 0
     while i < len(lines):
         line = lines[i].rstrip()
         nxt = lines[i + 1].rstrip() if i + 1 < len(lines) else ""
+        i += reader.read(line, nxt)
+    return reader.items
+
+
+@dataclass
+class _ItemReader:
+    """``split_items`` reading a body line by line: the items so far and what is open."""
+
+    items: list[_Raw] = field(default_factory=list)
+    context: str = ""  # the sub-heading the next item sits under
+    stack: list[tuple[int, _Raw]] = field(default_factory=list)  # open bullets: (indent, item)
+    para: _Raw | None = None  # the open paragraph
+    in_code: bool = False
+    blank: bool = True  # the line before was blank (or a heading)
+    code_target: _Raw | None = None  # the item a fenced code block belongs to
+
+    def read(self, line: str, nxt: str) -> int:
+        """Read ``line`` (``nxt`` follows it); the number of lines used (2 for an underlined
+        heading)."""
         if _FENCE.match(line):
-            in_code = not in_code
-            if in_code:
-                code_target = stack[-1][1] if stack else para or (items[-1] if items else None)
-            i += 1
-            continue
-        if in_code:
-            if code_target is not None:
-                code_target.code.append(line)
-            i += 1
-            continue
+            self._fence()
+            return 1
+        if self.in_code:
+            if self.code_target is not None:
+                self.code_target.code.append(line)
+            return 1
         if not line.strip():
-            para, blank = None, True
-            i += 1
-            continue
-        heading = None
-        m = _MD_HEADING.match(line)
-        if m:
-            heading = m.group(1)
-        elif nxt and _UNDERLINE.match(nxt) and not _BULLET.match(line) and len(line.strip()) > 1:
-            heading = line.strip()
-            i += 1
-        elif _BOLD_LINE.match(line):
-            heading = _BOLD_LINE.match(line).group(1)  # type: ignore[union-attr]
-        elif (
-            blank
-            and not _BULLET.match(line)
-            and line.strip().endswith(":")
-            and len(line.strip()) <= 60
-            and not line.startswith((" ", "\t"))
-        ):
-            heading = line.strip()  # "Selected fixes:"-style labels
+            self.para, self.blank = None, True
+            return 1
+        heading, used = _sub_heading(line, nxt, self.blank)
         if heading is not None:
-            context, stack, para, blank = heading, [], None, True
-            i += 1
-            continue
+            self.context, self.stack, self.para, self.blank = heading, [], None, True
+            return used
         b = _BULLET.match(line)
         if b:
-            indent = len(b.group(1).expandtabs())
-            text = b.group(2).strip()
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            parent = stack[-1][1] if stack else None
-            ctx = context
-            parent_text = ""
-            if parent is not None:
-                parent_text = parent.text
-                if re.fullmatch(r"[\w ]{1,30}:", parent.text.strip()):
-                    # express-style "* remove:" lists: the label is the context of its children
-                    ctx = f"{parent.context} / {parent.text.strip()}".strip(" /")
-                else:
-                    ctx = parent.context
-            item = _Raw(text=text, context=ctx, parent=parent_text)
-            items.append(item)
-            stack.append((indent, item))
-            para, blank = None, False
-            i += 1
-            continue
+            self._open_bullet(b)
+        else:
+            self._add_text(line)
+        return 1
+
+    def _fence(self) -> None:
+        """A code fence opens or closes a block: its lines belong to the open bullet, else
+        to the open paragraph, else to the last item."""
+        self.in_code = not self.in_code
+        if self.in_code:
+            self.code_target = (
+                self.stack[-1][1]
+                if self.stack
+                else self.para or (self.items[-1] if self.items else None)
+            )
+
+    def _open_bullet(self, b: re.Match[str]) -> None:
+        """A bullet: a new item, a child of the open bullet it is indented under."""
+        indent = len(b.group(1).expandtabs())
+        text = b.group(2).strip()
+        while self.stack and self.stack[-1][0] >= indent:
+            self.stack.pop()
+        parent = self.stack[-1][1] if self.stack else None
+        ctx = self.context
+        parent_text = ""
+        if parent is not None:
+            parent_text = parent.text
+            if re.fullmatch(r"[\w ]{1,30}:", parent.text.strip()):
+                # express-style "* remove:" lists: the label is the context of its children
+                ctx = f"{parent.context} / {parent.text.strip()}".strip(" /")
+            else:
+                ctx = parent.context
+        item = _Raw(text=text, context=ctx, parent=parent_text)
+        self.items.append(item)
+        self.stack.append((indent, item))
+        self.para, self.blank = None, False
+
+    def _add_text(self, line: str) -> None:
+        """A line of text: more of the open bullet or paragraph, or a new paragraph."""
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
-        if stack and (indent > stack[-1][0] or not blank):
+        if self.stack and (indent > self.stack[-1][0] or not self.blank):
             # continuation of the open bullet (indented, or lazily right after it)
-            stack[-1][1].text += " " + stripped
-        elif para is not None:
-            para.text += " " + stripped
+            self.stack[-1][1].text += " " + stripped
+        elif self.para is not None:
+            self.para.text += " " + stripped
         else:
-            para = _Raw(text=stripped, context=context, parent="")
-            items.append(para)
-            stack = []
-        blank = False
-        i += 1
-    return items
+            self.para = _Raw(text=stripped, context=self.context, parent="")
+            self.items.append(self.para)
+            self.stack = []
+        self.blank = False
+
+
+def _sub_heading(line: str, nxt: str, blank: bool) -> tuple[str | None, int]:
+    """``(heading text, lines used)`` when ``line`` is a sub-heading (Markdown, underlined,
+    a bold line, or a "Selected fixes:" label after a blank line), else ``(None, 1)``."""
+    m = _MD_HEADING.match(line)
+    if m:
+        return m.group(1), 1
+    if nxt and _UNDERLINE.match(nxt) and not _BULLET.match(line) and len(line.strip()) > 1:
+        return line.strip(), 2
+    bold = _BOLD_LINE.match(line)
+    if bold:
+        return bold.group(1), 1
+    if (
+        blank
+        and not _BULLET.match(line)
+        and line.strip().endswith(":")
+        and len(line.strip()) <= 60
+        and not line.startswith((" ", "\t"))
+    ):
+        return line.strip(), 1  # "Selected fixes:"-style labels
+    return None, 1
 
 
 _RST_LINK = re.compile(r"`([^`<]{0,500}?)\s*<[^<>`]{0,2048}>`__?")  # bounded: linear
