@@ -12,7 +12,7 @@ Then it times the median of ``--runs`` runs each of:
 - ``plain``: ``observations.dump(body)``, the result as sent before redaction existed;
 - ``redacted``: ``observations.sent(body)``, every string through ``redact_value`` (what
   the model and the trace get now), plus the toolbox's per-hit ``redact``;
-- ``detector``: detect-secrets' plugins once on every hit's text (``_found``: no outer
+- ``detector``: detect-secrets' plugins once on every hit's text (``detected``: no outer
   prefilter, no cache), the cost of one pass. Inside it each group of plugins (token
   patterns, keyword, entropy) runs only on lines that can hold what it finds (a run of 15
   token characters or a URL; a keyword; a quoted run of 9).
@@ -41,7 +41,7 @@ from bench_search import COMMON, DENSE, RARE, generate, median_times  # noqa: E4
 
 from depbot.agent.observations import dump, hit_entry, search_observation, sent  # noqa: E402
 from depbot.core.fence import fence  # noqa: E402
-from depbot.core.redact import _PREFILTER, _found, _found_cached, redact  # noqa: E402
+from depbot.core.redact import PREFILTER, detected, detected_cached, redact  # noqa: E402
 from depbot.core.settings import Settings  # noqa: E402
 from depbot.search.code import CodeSearch  # noqa: E402
 
@@ -99,18 +99,18 @@ def main(argv: list[str] | None = None) -> int:
                 return len(dump(body))
 
             def redacted(body=body, texts=texts) -> int:
-                _found_cached.cache_clear()  # a new result: no line seen before
+                detected_cached.cache_clear()  # a new result: no line seen before
                 for text, path in texts:  # the toolbox's pass over each hit's text
                     redact(text, filename=path)
                 return len(sent(body))
 
             def unfiltered(texts=texts) -> int:
-                return sum(len(_found(text, path)) for text, path in texts)
+                return sum(len(detected(text, path)) for text, path in texts)
 
             med = median_times(
                 {"plain": plain, "redacted": redacted, "unfiltered": unfiltered}, args.runs
             )
-            passed = sum(1 for text, _ in texts if _PREFILTER.search(text))
+            passed = sum(1 for text, _ in texts if PREFILTER.search(text))
             (p_s, _), (r_s, _), (u_s, _) = med["plain"], med["redacted"], med["unfiltered"]
             changed = sum(1 for text, path in texts if redact(text, filename=path) != text)
             rows.append(

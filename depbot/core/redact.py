@@ -40,14 +40,24 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["KEY_BLOCK_LINE", "MARK", "excerpt", "private_key_lines", "redact", "redact_value"]
+__all__ = [
+    "KEY_BLOCK_LINE",
+    "MARK",
+    "PREFILTER",
+    "detected",
+    "detected_cached",
+    "excerpt",
+    "private_key_lines",
+    "redact",
+    "redact_value",
+]
 
 MARK = "[REDACTED]"  # what every redacted value becomes
 KEY_BLOCK_LINE = "[REDACTED: a line of a private key block]"  # a search hit on key material
 MIN_TOKEN = 20  # a run of token characters this long may be a key even with no "=" or ":"
 MAX_LINE = 600  # longer lines are scanned in windows of this size (regex cost)
 OVERLAP = 200  # ... overlapping by this much, so that a secret across a cut is still seen
-_PREFILTER = re.compile(rf"[=:]|[A-Za-z0-9+/_.~-]{{{MIN_TOKEN},}}")
+PREFILTER = re.compile(rf"[=:]|[A-Za-z0-9+/_.~-]{{{MIN_TOKEN},}}")
 # what each group of detectors needs to find anything at all, so a line skips the others:
 # the token plugins a run of 15 token characters (the shortest, a Slack token, has "xox"), a
 # URL or a key header; the entropy plugins a quoted run of at least 9 (hex above 3.0 bits)
@@ -235,7 +245,7 @@ def _entropy_values(line: str) -> Iterator[str]:
                 yield value
 
 
-def _found(line: str, filename: str) -> set[str]:
+def detected(line: str, filename: str) -> set[str]:
     """The secret values detect-secrets' plugins report on one line, after its heuristics."""
     kit = _kit()
     heuristic = kit.heuristic
@@ -268,9 +278,9 @@ def _found(line: str, filename: str) -> set[str]:
 
 
 @lru_cache(maxsize=8192)
-def _found_cached(line: str, filename: str) -> frozenset[str]:
+def detected_cached(line: str, filename: str) -> frozenset[str]:
     # a hit line is seen twice (the toolbox redacts its text, then the result holding it)
-    return frozenset(_found(line, filename))
+    return frozenset(detected(line, filename))
 
 
 def _detected_line(line: str, filename: str = "") -> str:
@@ -279,7 +289,7 @@ def _detected_line(line: str, filename: str = "") -> str:
     ``filename`` (the file the line comes from, if known) picks the keyword rules."""
     hit = _HIT_LINE.match(line)
     body = line[hit.end() :] if hit else line
-    if not _PREFILTER.search(body):
+    if not PREFILTER.search(body):
         return line
     filename = filename or (hit.group("path") if hit else "")
     # a long line is scanned in overlapping windows: some of the plugins' patterns are
@@ -287,7 +297,7 @@ def _detected_line(line: str, filename: str = "") -> str:
     step = MAX_LINE - OVERLAP
     values: set[str] = set()
     for i in range(0, max(len(body) - OVERLAP, 1), step):
-        values |= _found_cached(body[i : i + MAX_LINE], filename)
+        values |= detected_cached(body[i : i + MAX_LINE], filename)
     for value in sorted(values, key=len, reverse=True):  # a longer value may hold a shorter one
         line = re.sub(rf"(?<![\w]){re.escape(value)}(?![\w])", MARK, line)
         if value in line and not value.isidentifier():
@@ -297,7 +307,7 @@ def _detected_line(line: str, filename: str = "") -> str:
 
 def _detected(text: str, filename: str = "") -> str:
     """``_detected_line`` on every line of ``text`` (line ends kept)."""
-    if not _PREFILTER.search(text):
+    if not PREFILTER.search(text):
         return text
     out = []
     for part in text.splitlines(keepends=True):
