@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from depbot.search.jsimports import JsImport, package_of
 
@@ -257,49 +258,58 @@ def _import_clause(clause: str) -> dict[str, str]:
     return names
 
 
-def js_imports_regex(text: str) -> list[JsImport]:
-    """Every import of a JS/TS text whose keyword sits in code, in source order."""
-    if "import" not in text and "require" not in text and "export" not in text:
-        return []
-    regions = scan_js(text)
-    region_starts = [r[0] for r in regions]
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+class _ImportReader:
+    """One read of a text: its comment/string regions, its line starts, the imports found so
+    far and the offsets already taken (an import is recorded once, by its first reader)."""
 
-    def pos(offset: int) -> tuple[int, int]:
-        li = bisect_right(starts, offset) - 1
-        return li + 1, offset - starts[li] + 1
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.regions = scan_js(text)
+        self.region_starts = [r[0] for r in self.regions]
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.out: list[JsImport] = []
+        self.seen: set[int] = set()
 
-    out: list[JsImport] = []
-    seen: set[int] = set()
+    def pos(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        li = bisect_right(self.starts, offset) - 1
+        return li + 1, offset - self.starts[li] + 1
 
-    def code_matches(rx: re.Pattern[str], keyword: str):
+    def _outside_code(self, rx: re.Pattern[str], m: re.Match[str]) -> bool:
+        """Whether the match starts in a comment or string, or its clause holds an ``import``."""
+        i = bisect_right(self.region_starts, m.start()) - 1
+        return (i >= 0 and self.regions[i][0] <= m.start() < self.regions[i][1]) or (
+            "clause" in rx.groupindex and re.search(r"\bimport\b", m.group("clause")) is not None
+        )
+
+    def code_matches(self, rx: re.Pattern[str], keyword: str) -> Iterator[re.Match[str]]:
         """Matches whose keyword sits in code; a match starting in a comment or string is
         retried one character later, so it cannot swallow a real import after it."""
-        if keyword not in text:  # a multi-megabyte bundle: skip the searches that cannot hit
+        if keyword not in self.text:  # a multi-megabyte bundle: skip the searches that cannot hit
             return
         at = 0
         while True:
-            m = rx.search(text, at)
+            m = rx.search(self.text, at)
             if m is None:
                 return
-            i = bisect_right(region_starts, m.start()) - 1
-            if (i >= 0 and regions[i][0] <= m.start() < regions[i][1]) or (
-                "clause" in rx.groupindex and re.search(r"\bimport\b", m.group("clause"))
-            ):
+            if self._outside_code(rx, m):
                 at = m.start() + 1
                 continue
             yield m
             at = m.end()
 
-    def add(m: re.Match, style: str, names: dict[str, str], type_only: bool = False) -> None:
-        line, col = pos(m.start())
-        if m.start() in seen:
+    def add(
+        self, m: re.Match[str], style: str, names: dict[str, str], type_only: bool = False
+    ) -> None:
+        """Record the import of match ``m`` unless one was recorded at its offset already."""
+        line, col = self.pos(m.start())
+        if m.start() in self.seen:
             return
-        seen.add(m.start())
+        self.seen.add(m.start())
         spec = m.group("spec").strip()
         pkg = package_of(spec)
-        end_line, _ = pos(m.end())
-        out.append(
+        end_line, _ = self.pos(m.end())
+        self.out.append(
             JsImport(
                 line=line,
                 col=col,
@@ -313,43 +323,62 @@ def js_imports_regex(text: str) -> list[JsImport]:
             )
         )
 
-    for m in code_matches(_JS_EXPORT_FROM, "export"):
-        clause = _JS_COMMENTS.sub(" ", m.group("clause")).strip()
-        if clause.startswith("*"):
-            am = re.match(r"^\*\s+as\s+([\w$]+)$", clause)
-            names = {am.group(1): "*"} if am else {"*": "*"}
-        else:
-            names = _named(clause, "as")
-        add(m, "export-from", names, bool(m.group("type")))
-    for m in code_matches(_JS_IMPORT_FROM, "import"):
-        clause = m.group("clause")
-        type_only = bool(m.group("type"))
-        if type_only and not clause.strip():  # `import type from 'x'`: a default named type
-            clause, type_only = "type", False
-        add(m, "import", _import_clause(clause), type_only)
-    for m in code_matches(_JS_IMPORT_BARE, "import"):
-        add(m, "import", {})
+
+def _export_from_names(clause: str) -> dict[str, str]:
+    """Names of an ``export * [as ns] from`` / ``export {…} from`` clause."""
+    clause = _JS_COMMENTS.sub(" ", clause).strip()
+    if clause.startswith("*"):
+        am = re.match(r"^\*\s+as\s+([\w$]+)$", clause)
+        return {am.group(1): "*"} if am else {"*": "*"}
+    return _named(clause, "as")
+
+
+def _import_from_names(m: re.Match[str]) -> tuple[dict[str, str], bool]:
+    """Names and type-only flag of an ``import [type] … from`` match."""
+    clause = m.group("clause")
+    type_only = bool(m.group("type"))
+    if type_only and not clause.strip():  # `import type from 'x'`: a default named type
+        clause, type_only = "type", False
+    return _import_clause(clause), type_only
+
+
+def _call_names(text: str, m: re.Match[str], style: str) -> dict[str, str]:
+    """Names bound by a ``require()`` / ``import()`` call: the binding before it
+    (``const {a: b} = require('x')``) and, for ``require``, a member read after it."""
+    names: dict[str, str] = {}
+    before = text[max(0, m.start() - 400) : m.start()]
+    bm = _JS_BIND.search(before)
+    # `require('x').y` binds a member; `import('x').then()` is a promise, not one
+    after = _JS_MEMBER.match(text, m.end()) if style == "require" else None
+    member = after.group("m") if after else None
+    if bm:
+        bind = _JS_COMMENTS.sub(" ", bm.group("bind")).strip()
+        if bind.startswith("{"):
+            sub = _named(bind, ":")
+            prefix = f"{member}." if member else ""
+            names = {k: (v if v == "*" and not prefix else prefix + v) for k, v in sub.items()}
+        elif _IDENT.match(bind) and bind not in ("exports",):
+            names = {bind: member or "*"}
+    return names
+
+
+def js_imports_regex(text: str) -> list[JsImport]:
+    """Every import of a JS/TS text whose keyword sits in code, in source order."""
+    if "import" not in text and "require" not in text and "export" not in text:
+        return []
+    reader = _ImportReader(text)
+    for m in reader.code_matches(_JS_EXPORT_FROM, "export"):
+        reader.add(m, "export-from", _export_from_names(m.group("clause")), bool(m.group("type")))
+    for m in reader.code_matches(_JS_IMPORT_FROM, "import"):
+        names, type_only = _import_from_names(m)
+        reader.add(m, "import", names, type_only)
+    for m in reader.code_matches(_JS_IMPORT_BARE, "import"):
+        reader.add(m, "import", {})
     for style, rx, kw in (
         ("require", _JS_REQUIRE, "require"),
         ("dynamic-import", _JS_DYNAMIC, "import"),
     ):
-        for m in code_matches(rx, kw):
-            names: dict[str, str] = {}
-            before = text[max(0, m.start() - 400) : m.start()]
-            bm = _JS_BIND.search(before)
-            # `require('x').y` binds a member; `import('x').then()` is a promise, not one
-            after = _JS_MEMBER.match(text, m.end()) if style == "require" else None
-            member = after.group("m") if after else None
-            if bm:
-                bind = _JS_COMMENTS.sub(" ", bm.group("bind")).strip()
-                if bind.startswith("{"):
-                    sub = _named(bind, ":")
-                    prefix = f"{member}." if member else ""
-                    names = {
-                        k: (v if v == "*" and not prefix else prefix + v) for k, v in sub.items()
-                    }
-                elif _IDENT.match(bind) and bind not in ("exports",):
-                    names = {bind: member or "*"}
-            add(m, style, names)
-    out.sort(key=lambda i: (i.line, i.col))
-    return out
+        for m in reader.code_matches(rx, kw):
+            reader.add(m, style, _call_names(text, m, style))
+    reader.out.sort(key=lambda i: (i.line, i.col))
+    return reader.out
