@@ -98,21 +98,38 @@ def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
     return byte_col + 1
 
 
-def python_imports(text: str) -> list[PyImport]:
-    """Absolute imports of a Python source text, in source order (relative ones skipped)."""
-    try:
-        tree = pyast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return _python_imports_regex(text)
-    lines = text.split("\n")
-    out: list[PyImport] = []
+_TRY_TYPES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 
-    def add(node: ast.AST, where: _Where, **kw: object) -> None:
+
+def _dynamic_module(call: ast.AST) -> str | None:
+    """The module named by a literal ``__import__("x")`` / ``import_module("x")`` call."""
+    if not isinstance(call, ast.Call) or not call.args:
+        return None
+    arg = call.args[0]
+    if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        return None
+    f = call.func
+    if isinstance(f, ast.Name) and f.id in ("__import__", "import_module"):
+        return arg.value
+    if isinstance(f, ast.Attribute) and f.attr == "import_module":
+        return arg.value
+    return None
+
+
+class _PyImportCollector:
+    """One walk of a module tree: the imports found, each with where it sits."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.out: list[PyImport] = []
+
+    def add(self, node: ast.AST, where: _Where, **kw: object) -> None:
+        """Record one import of ``node`` (``kw``: module, name, local and style)."""
         line = node.lineno  # type: ignore[attr-defined]
-        out.append(
+        self.out.append(
             PyImport(
                 line=line,
-                col=_char_col(lines, line, node.col_offset),  # type: ignore[attr-defined]
+                col=_char_col(self.lines, line, node.col_offset),  # type: ignore[attr-defined]
                 end_line=getattr(node, "end_lineno", None) or line,
                 in_try=where.in_try,
                 in_except=where.in_except,
@@ -122,30 +139,19 @@ def python_imports(text: str) -> list[PyImport]:
             )
         )
 
-    def dynamic(call: ast.AST) -> str | None:
-        if not isinstance(call, ast.Call) or not call.args:
-            return None
-        arg = call.args[0]
-        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
-            return None
-        f = call.func
-        if isinstance(f, ast.Name) and f.id in ("__import__", "import_module"):
-            return arg.value
-        if isinstance(f, ast.Attribute) and f.attr == "import_module":
-            return arg.value
-        return None
-
-    def visit(node: ast.AST, where: _Where) -> None:
+    def record(self, node: ast.AST, where: _Where) -> bool:
+        """Record ``node`` if it is an import statement or a dynamic import (assigned or
+        called bare); whether it was one (its children are then not visited)."""
         if isinstance(node, ast.Import):
             for a in node.names:
                 local = a.asname or a.name.split(".")[0]
-                add(node, where, module=a.name, name=None, local=local, style="import")
-            return
+                self.add(node, where, module=a.name, name=None, local=local, style="import")
+            return True
         if isinstance(node, ast.ImportFrom):
             if node.level or not node.module:
-                return
+                return True
             for a in node.names:
-                add(
+                self.add(
                     node,
                     where,
                     module=node.module,
@@ -153,47 +159,61 @@ def python_imports(text: str) -> list[PyImport]:
                     local=a.asname or a.name,
                     style="from",
                 )
-            return
+            return True
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            mod = dynamic(node.value)
+            mod = _dynamic_module(node.value)
             if mod and not mod.startswith("."):
                 tgt = node.targets[0]
                 local = tgt.id if isinstance(tgt, ast.Name) else None
-                add(node, where, module=mod, name=None, local=local, style="dynamic-import")
-                return
+                self.add(node, where, module=mod, name=None, local=local, style="dynamic-import")
+                return True
         if isinstance(node, ast.Expr):
-            mod = dynamic(node.value)
+            mod = _dynamic_module(node.value)
             if mod and not mod.startswith("."):
-                add(node, where, module=mod, name=None, local=None, style="dynamic-import")
-                return
+                self.add(node, where, module=mod, name=None, local=None, style="dynamic-import")
+                return True
+        return False
+
+    def visit(self, node: ast.AST, where: _Where) -> None:
+        """Record the imports under ``node``; a function, ``try`` or ``if`` marks where its
+        body sits. (One frame per tree level, as the RecursionError fallback expects.)"""
+        if self.record(node, where):
+            return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             where = _Where(where.in_try, where.in_except, where.in_if, True)
-        try_types = (ast.Try, getattr(ast, "TryStar", ast.Try))
-        if isinstance(node, try_types):
+        if isinstance(node, _TRY_TYPES):
             inner = _Where(True, where.in_except, where.in_if, where.in_function)
             handler = _Where(where.in_try, True, where.in_if, where.in_function)
             for child in node.body:  # type: ignore[attr-defined]
-                visit(child, inner)
+                self.visit(child, inner)
             for h in node.handlers:  # type: ignore[attr-defined]
                 for child in h.body:
-                    visit(child, handler)
+                    self.visit(child, handler)
             for child in [*node.orelse, *node.finalbody]:  # type: ignore[attr-defined]
-                visit(child, where)
+                self.visit(child, where)
             return
         if isinstance(node, ast.If):
             cond = _Where(where.in_try, where.in_except, True, where.in_function)
             for child in [*node.body, *node.orelse]:
-                visit(child, cond)
+                self.visit(child, cond)
             return
         for child in ast.iter_child_nodes(node):
-            visit(child, where)
+            self.visit(child, where)
 
+
+def python_imports(text: str) -> list[PyImport]:
+    """Absolute imports of a Python source text, in source order (relative ones skipped)."""
     try:
-        visit(tree, _Where())
+        tree = pyast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _python_imports_regex(text)
+    collector = _PyImportCollector(text.split("\n"))
+    try:
+        collector.visit(tree, _Where())
     except RecursionError:  # absurdly deep nesting: fall back to the line scan
         return _python_imports_regex(text)
-    out.sort(key=lambda i: (i.line, i.col))
-    return out
+    collector.out.sort(key=lambda i: (i.line, i.col))
+    return collector.out
 
 
 _PY_IMPORT_RE = re.compile(r"^([ \t]*)import[ \t]+(.+)$", re.M)
