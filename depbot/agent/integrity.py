@@ -262,50 +262,45 @@ def _check_shaped(update: Update, ledger: Ledger) -> None:
         )
 
 
-def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:
-    """Turn validated ``conclude`` arguments into a Verdict, or raise ``Rejected``."""
-    verdict = str(args.get("verdict"))
-    reason = _text(args.get("reason"), MAX_REASON)
-    if not reason:
-        raise Rejected("give a reason: one or two sentences saying why")
-    pkg = update.package.lower()
-    changelog = ledger.changelog(pkg)
-    changes: list[BreakingChange] = []
-    for i, bc in enumerate(args.get("breaking_changes") or []):
-        ref = str(bc.get("source_ref") or "")
-        fact: SectionFact | ApiFact | None = ledger.sections.get(ref) or ledger.api_findings.get(
-            ref
+def _breaking_change(
+    i: int, bc: dict[str, Any], *, update: Update, pkg: str, ledger: Ledger
+) -> BreakingChange:
+    """``breaking_changes[i]`` of the arguments, its source a section or api_diff finding of
+    ``pkg`` from this run and its quote taken from that fact, or ``Rejected``."""
+    ref = str(bc.get("source_ref") or "")
+    fact: SectionFact | ApiFact | None = ledger.sections.get(ref) or ledger.api_findings.get(ref)
+    if fact is None:
+        raise Rejected(
+            f"breaking_changes[{i}].source_ref {ref!r} is not a section fetch_changelog "
+            "returned in this run (nor an api_diff finding); cite a ref like 'c1.s2' or 'a1'"
         )
-        if fact is None:
-            raise Rejected(
-                f"breaking_changes[{i}].source_ref {ref!r} is not a section fetch_changelog "
-                "returned in this run (nor an api_diff finding); cite a ref like 'c1.s2' or 'a1'"
-            )
-        if fact.package != pkg:
-            raise Rejected(
-                f"breaking_changes[{i}].source_ref {ref!r} belongs to {fact.package}, "
-                f"not {update.package}"
-            )
-        symbols = [_text(s, 120) for s in (bc.get("symbols") or []) if str(s).strip()][:10]
-        summary = _text(bc.get("summary"), MAX_SUMMARY)
-        if not summary:
-            raise Rejected(f"breaking_changes[{i}].summary is empty")
-        if isinstance(fact, ApiFact):
-            quote = strip_invisible(fact.where)
-        else:
-            quote = _quote(fact, symbols)
-        changes.append(
-            BreakingChange(
-                summary=summary,
-                symbols=tuple(symbols),
-                source=fact.source,
-                quote=quote,
-                version=fact.version,
-                section_ref=ref,
-            )
+    if fact.package != pkg:
+        raise Rejected(
+            f"breaking_changes[{i}].source_ref {ref!r} belongs to {fact.package}, "
+            f"not {update.package}"
         )
+    symbols = [_text(s, 120) for s in (bc.get("symbols") or []) if str(s).strip()][:10]
+    summary = _text(bc.get("summary"), MAX_SUMMARY)
+    if not summary:
+        raise Rejected(f"breaking_changes[{i}].summary is empty")
+    if isinstance(fact, ApiFact):
+        quote = strip_invisible(fact.where)
+    else:
+        quote = _quote(fact, symbols)
+    return BreakingChange(
+        summary=summary,
+        symbols=tuple(symbols),
+        source=fact.source,
+        quote=quote,
+        version=fact.version,
+        section_ref=ref,
+    )
+
+
+def _cited_hits(hit_ids: list[Any], ledger: Ledger) -> list[HitFact]:
+    """The hits the ids name, each a search result of this run, one per cited line."""
     hits: list[HitFact] = []
-    for hid in args.get("hit_ids") or []:
+    for hid in hit_ids:
         fact = ledger.hits.get(str(hid))
         if fact is None:
             raise Rejected(
@@ -314,34 +309,67 @@ def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) ->
             )
         if all((h.path, h.line) != (fact.path, fact.line) for h in hits):
             hits.append(fact)  # one line cited once, whichever search found it
+    return hits
 
+
+def _check_affected(
+    changes: list[BreakingChange], hits: list[HitFact], pkg: str, ledger: Ledger
+) -> None:
+    """``affected`` needs code hits and breaking changes the ledger backs."""
+    if not hits:
+        raise Rejected(
+            "affected needs at least one hit id returned by a search in this run; "
+            "search first, or conclude not_affected / unknown"
+        )
+    if all(_inert(h) for h in hits):
+        raise Rejected(
+            "every cited hit sits in a comment or a string literal, which breaks nothing; "
+            "cite code hits or conclude not_affected"
+        )
+    if not changes:
+        raise Rejected(
+            "affected needs breaking_changes citing the changelog section (source_ref) "
+            "that describes the break"
+        )
+    _check_evidence(changes, hits, pkg, ledger)
+
+
+def _check_not_affected(
+    update: Update, changelog: dict[str, Any] | None, ledger: Ledger, reason: str
+) -> str:
+    """``not_affected`` needs the notes (or a clean API diff), a search for what the notes
+    say breaks, and no call of the breaking shape on an unknown object; the reason,
+    completed if need be."""
+    pkg = update.package.lower()
+    reason = _check_coverage(update, changelog, ledger, reason)
+    named = [str(c) for c in (changelog or {}).get("candidates") or []]
+    if named and not _searched(pkg, named, ledger):
+        raise Rejected(
+            f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
+            "search the code for it (search_symbol or search_code) before concluding "
+            "not_affected, or conclude unknown"
+        )
+    _check_shaped(update, ledger)
+    return reason
+
+
+def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:
+    """Turn validated ``conclude`` arguments into a Verdict, or raise ``Rejected``."""
+    verdict = str(args.get("verdict"))
+    reason = _text(args.get("reason"), MAX_REASON)
+    if not reason:
+        raise Rejected("give a reason: one or two sentences saying why")
+    pkg = update.package.lower()
+    changelog = ledger.changelog(pkg)
+    changes = [
+        _breaking_change(i, bc, update=update, pkg=pkg, ledger=ledger)
+        for i, bc in enumerate(args.get("breaking_changes") or [])
+    ]
+    hits = _cited_hits(args.get("hit_ids") or [], ledger)
     if verdict == "affected":
-        if not hits:
-            raise Rejected(
-                "affected needs at least one hit id returned by a search in this run; "
-                "search first, or conclude not_affected / unknown"
-            )
-        if all(_inert(h) for h in hits):
-            raise Rejected(
-                "every cited hit sits in a comment or a string literal, which breaks nothing; "
-                "cite code hits or conclude not_affected"
-            )
-        if not changes:
-            raise Rejected(
-                "affected needs breaking_changes citing the changelog section (source_ref) "
-                "that describes the break"
-            )
-        _check_evidence(changes, hits, pkg, ledger)
+        _check_affected(changes, hits, pkg, ledger)
     elif verdict == "not_affected":
-        reason = _check_coverage(update, changelog, ledger, reason)
-        named = [str(c) for c in (changelog or {}).get("candidates") or []]
-        if named and not _searched(pkg, named, ledger):
-            raise Rejected(
-                f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
-                "search the code for it (search_symbol or search_code) before concluding "
-                "not_affected, or conclude unknown"
-            )
-        _check_shaped(update, ledger)
+        reason = _check_not_affected(update, changelog, ledger, reason)
         hits = []  # a not-affected verdict cites no call sites
     elif verdict != "unknown":
         raise Rejected("verdict must be one of affected, not_affected, unknown")
