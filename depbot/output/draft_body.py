@@ -159,47 +159,43 @@ def _cap(text: str, cap: int | None) -> str:
     return text[: cap - 1].rstrip() + "…"
 
 
-def _assemble(
-    verdict: Verdict,
-    repo: RepoLink | None,
-    generated_at: str | None,
-    marker: str,
-    lim: _Limits,
-) -> tuple[str, int, int]:
-    """The body under ``lim``; also how many hits and changelog characters were left out."""
+def _summary(verdict: Verdict, pr: str | None, text_cap: int | None) -> list[str]:
+    """The opening: the update and its impact, the pull request that proposed it, why."""
     u = verdict.update
-    hits = unique_hits(verdict.hits)
-    shown = hits if lim.max_hits is None else _every_file(hits, lim.max_hits)
-    omitted_hits = len(hits) - len(shown)
-    parts: list[str] = []
-
     where = f", declared in {code_span(u.manifest)}" if u.manifest else ""
-    summary = (
+    parts = [
         f"**{code_span(u.package)} {u.from_version} → {u.to_version}** "
         f"({u.update_type} update, {u.ecosystem}{where}) {impact(verdict)} of this repository."
-    )
-    parts.append(summary)
-    pr = _pr_link(u)
+    ]
     if pr:
         parts.append(f"Proposed by {pr}.")
     if verdict.reason.strip():
-        parts.append("**Why:** " + _cap(neutralize(verdict.reason), lim.text_cap))
-    trim_at = len(parts)
+        parts.append("**Why:** " + _cap(neutralize(verdict.reason), text_cap))
+    return parts
 
-    parts.append("## What broke")
+
+def _what_broke(verdict: Verdict, quote_cap: int | None) -> tuple[list[str], int]:
+    """The "What broke" section: the noted changes, then what the released code showed;
+    also how many changelog characters were left out."""
+    parts = ["## What broke"]
     dropped_chars = 0
     noted = [bc for bc in verdict.breaking_changes if not from_code(bc)]
     seen = [bc for bc in verdict.breaking_changes if from_code(bc)]
     for i, bc in enumerate(noted, 1):
-        text, dropped = _breaking_change(i, bc, lim.quote_cap)
+        text, dropped = _breaking_change(i, bc, quote_cap)
         parts.append(text)
         dropped_chars += dropped
     if not verdict.breaking_changes:
         parts.append("No changelog section was recorded for this update.")
     if seen:
         parts.append(_code_evidence(seen, notes_say_it=bool(noted)))
+    return parts, dropped_chars
 
-    parts.append("## Where our code uses it")
+
+def _where_used(hits: list[Hit], shown: list[Hit], repo: RepoLink | None) -> list[str]:
+    """The "Where our code uses it" section: the ``shown`` hits of ``hits``."""
+    parts = ["## Where our code uses it"]
+    omitted_hits = len(hits) - len(shown)
     if hits:
         files = len({h.path for h in hits})
         parts.append(f"{plural(len(hits), 'call site')} in {plural(files, 'file')}:")
@@ -209,12 +205,17 @@ def _assemble(
         parts.append("\n".join(lines))
     else:
         parts.append("No line of this repository was cited; check where the package is used.")
+    return parts
 
-    parts.append("## Suggested fix")
+
+def _suggested_fix(verdict: Verdict, text_cap: int | None) -> list[str]:
+    """The "Suggested fix" section: the model's fix, else one naming the broken APIs."""
     fix = neutralize(verdict.suggested_fix) if verdict.suggested_fix.strip() else ""
-    parts.append(_cap(fix, lim.text_cap) or _fallback_fix(verdict))
+    return ["## Suggested fix", _cap(fix, text_cap) or _fallback_fix(verdict)]
 
-    parts.append("## Checklist")
+
+def _checklist(u: Update, hits: list[Hit], pr: str | None) -> list[str]:
+    """The "Checklist" section: each file to update, the tests, the merge or the raise."""
     checks = []
     by_file: dict[str, int] = {}
     for h in hits:
@@ -229,27 +230,56 @@ def _assemble(
     else:
         target = f" in {code_span(u.manifest)}" if u.manifest else ""
         checks.append(f"- [ ] Raise {code_span(u.package)} to {u.to_version}{target}")
-    parts.append("\n".join(checks))
+    return ["## Checklist", "\n".join(checks)]
 
+
+def _footer(generated_at: str | None) -> str:
+    """The closing rule and line: what the draft was made from, and when."""
     footer = (
         f"{FOOTER_PREFIX} from the changelog text it fetched and a search of this repository"
         + (f" on {clean_line(generated_at)}" if generated_at else "")
         + ". Review before acting.</sub>"
     )
-    parts.append("---\n" + footer)
+    return "---\n" + footer
 
+
+def _trim_note(omitted_hits: int, dropped_chars: int) -> str:
+    """The note saying what was left out to fit GitHub's limit."""
+    left = []
+    if omitted_hits:
+        left.append(plural(omitted_hits, "more call site"))
+    if dropped_chars:
+        left.append(f"{dropped_chars:,} characters of changelog")
+    return (
+        f"_Trimmed to fit GitHub's {BODY_LIMIT:,}-character limit: "
+        f"{' and '.join(left)} omitted. report.json lists every call site; the linked "
+        "changelogs have the full text._"
+    )
+
+
+def _assemble(
+    verdict: Verdict,
+    repo: RepoLink | None,
+    generated_at: str | None,
+    marker: str,
+    lim: _Limits,
+) -> tuple[str, int, int]:
+    """The body under ``lim``; also how many hits and changelog characters were left out."""
+    u = verdict.update
+    hits = unique_hits(verdict.hits)
+    shown = hits if lim.max_hits is None else _every_file(hits, lim.max_hits)
+    omitted_hits = len(hits) - len(shown)
+    pr = _pr_link(u)
+    parts = _summary(verdict, pr, lim.text_cap)
+    trim_at = len(parts)
+    broke, dropped_chars = _what_broke(verdict, lim.quote_cap)
+    parts += broke
+    parts += _where_used(hits, shown, repo)
+    parts += _suggested_fix(verdict, lim.text_cap)
+    parts += _checklist(u, hits, pr)
+    parts.append(_footer(generated_at))
     if omitted_hits or dropped_chars:
-        left = []
-        if omitted_hits:
-            left.append(plural(omitted_hits, "more call site"))
-        if dropped_chars:
-            left.append(f"{dropped_chars:,} characters of changelog")
-        parts.insert(
-            trim_at,
-            f"_Trimmed to fit GitHub's {BODY_LIMIT:,}-character limit: "
-            f"{' and '.join(left)} omitted. report.json lists every call site; the linked "
-            "changelogs have the full text._",
-        )
+        parts.insert(trim_at, _trim_note(omitted_hits, dropped_chars))
     parts.append(marker)
     return "\n\n".join(parts), omitted_hits, dropped_chars
 
