@@ -2,7 +2,8 @@
 runs them, and turns ``--json`` output into bounded, deterministic match lists.
 
 Everything here is about *running* ripgrep; what is in scope (ignore rules, secret files,
-venvs) is decided by ``search/code.py`` and handed in as plain ``rg`` arguments.
+venvs) is decided by ``search/code.py`` and handed in as plain ``rg`` arguments. Reading
+the ``--json`` messages is ``rgjson.py``; a running ``rg`` process is ``rgrun.py``.
 
 Why not ``Ripgrepy.run()``: it captures all output in memory, throws stdout away whenever
 ``rg`` exits non-zero (``rg`` exits 2 when a single file was unreadable, even with good
@@ -27,25 +28,24 @@ pass give the true number of matching lines.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ripgrepy import Ripgrepy
 
-from depbot.core.errors import ConfigError, ToolError
+from depbot.core.errors import ConfigError
+from depbot.search.rgjson import RgMatch, begin_path, clean_path, parse_match
+from depbot.search.rgrun import RgRun
 
 RG_INSTALL_HINT = "pip install ripgrep==14.1.0"
 _EXE = "rg.exe" if os.name == "nt" else "rg"
-_STDERR_KEEP = 16 * 1024  # bytes of rg's stderr kept for error messages
 # rg prints at most this many matching lines per file; totals need a second (--count)
 # pass only when a file has more
 COUNT_CAP = 500
@@ -85,26 +85,6 @@ def find_rg() -> Path:
     )
 
 
-@dataclass(frozen=True)
-class RgMatch:
-    """One matching line as ``rg --json`` reported it.
-
-    ``path`` is relative to the directory searched, POSIX-style, without a leading ``./``.
-    ``text`` is the line without its terminator; for a line longer than the window it is a
-    slice of the line starting at character ``offset``. ``spans`` are 0-based
-    ``[start, end)`` character offsets of every submatch in the *full* line (so
-    ``text[s - offset:e - offset]`` is a match when it lies in the window).
-    ``line_length`` is the full line's length in characters.
-    """
-
-    path: str
-    line: int
-    text: str
-    offset: int
-    line_length: int
-    spans: tuple[tuple[int, int], ...]
-
-
 @dataclass
 class RgResult:
     """Matches of one search, sorted by ``(path, line)``.
@@ -122,85 +102,6 @@ class RgResult:
     truncated: bool
     rejected: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-
-
-def _text_of(obj: dict) -> tuple[str, bytes | None]:
-    """Decode an rg JSON "arbitrary data" object: ``{"text": ...}`` or ``{"bytes": base64}``."""
-    if "text" in obj:
-        return obj["text"], None
-    raw = base64.b64decode(obj.get("bytes", ""))
-    return raw.decode("utf-8", errors="replace"), raw
-
-
-def _path_of(obj: dict) -> str:
-    if "text" in obj:
-        path = obj["text"]
-    else:
-        path = os.fsdecode(base64.b64decode(obj.get("bytes", "")))
-    path = path.replace(os.sep, "/") if os.sep != "/" else path
-    while path.startswith("./"):
-        path = path[2:]
-    return path
-
-
-_BEGIN_TEXT = b'{"type":"begin","data":{"path":{"text":"'
-_BEGIN_END = b'"}}}'
-
-
-def _begin_path(raw: bytes) -> str:
-    """The path of an rg ``begin`` message, sliced out when it needs no JSON decoding."""
-    line = raw.rstrip(b"\r\n")
-    if line.startswith(_BEGIN_TEXT) and line.endswith(_BEGIN_END):
-        inner = line[len(_BEGIN_TEXT) : -len(_BEGIN_END)]
-        if b"\\" not in inner and b'"' not in inner:
-            return _clean(inner.decode("utf-8"))
-    return _path_of(json.loads(raw)["data"]["path"])
-
-
-def parse_match(data: dict, window: int) -> RgMatch:
-    """An ``RgMatch`` from the ``data`` of an rg ``{"type": "match"}`` message.
-
-    Byte offsets become character offsets; a line longer than ``4 * window`` characters is
-    cut to ``window`` characters either side of its submatches.
-    """
-    text, raw = _text_of(data["lines"])
-    if raw is None:
-        raw = text.encode("utf-8")
-    ascii_only = len(raw) == len(text)  # one byte per character: offsets need no mapping
-    text = text.rstrip("\n").rstrip("\r")
-    spans: list[tuple[int, int]] = []
-    for sub in data.get("submatches", ()):
-        start, end = int(sub["start"]), int(sub["end"])
-        if ascii_only:
-            spans.append((start, end))
-        else:
-            cs = len(raw[:start].decode("utf-8", errors="replace"))
-            ce = cs + len(raw[start:end].decode("utf-8", errors="replace"))
-            spans.append((cs, ce))
-    length = len(text)
-    offset = 0
-    if length > 4 * window and spans:
-        lo = max(0, spans[0][0] - window)
-        hi = min(length, spans[-1][1] + window)
-        hi = min(hi, lo + 4 * window)
-        text, offset = text[lo:hi], lo
-    return RgMatch(
-        path=_path_of(data["path"]),
-        line=int(data["line_number"]),
-        text=text,
-        offset=offset,
-        line_length=length,
-        spans=tuple(spans),
-    )
-
-
-def _first_error(stderr: str) -> str:
-    """The gist of rg's stderr: the regex error, or the first line."""
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
-    for ln in lines:
-        if ln.startswith("error:"):
-            return ln[len("error:") :].strip()
-    return lines[0].removeprefix("rg: ") if lines else "ripgrep failed"
 
 
 class Ripgrep:
@@ -283,10 +184,10 @@ class Ripgrep:
                 f"install it with `{RG_INSTALL_HINT}`."
             ) from None
 
-    def run(self, argv: list[str], cwd: Path) -> _Run:
+    def run(self, argv: list[str], cwd: Path) -> RgRun:
         """Start ``argv`` in ``cwd``; iterate the returned object for stdout lines, then call
         ``finish()`` for the exit status (raises ``ToolError`` on a fatal rg error)."""
-        return _Run(self._popen(argv, cwd))
+        return RgRun(self._popen(argv, cwd))
 
     def search_argv(
         self,
@@ -366,7 +267,7 @@ class Ripgrep:
                 elif raw.startswith(_BEGIN):
                     if n:
                         per_file[current] = per_file.get(current, 0) + n
-                    current = _begin_path(raw)
+                    current = begin_path(raw)
                     n, skip = 0, current in rejected
             if n:
                 per_file[current] = per_file.get(current, 0) + n
@@ -406,7 +307,7 @@ class Ripgrep:
                 path_b, _, num = raw.rstrip(b"\r\n").rpartition(b"\0")
                 if not path_b:
                     continue
-                counts[_clean(os.fsdecode(path_b))] = int(num or 0)
+                counts[clean_path(os.fsdecode(path_b))] = int(num or 0)
             run.finish()
         return counts
 
@@ -426,7 +327,7 @@ class Ripgrep:
         with run:
             for raw in run.records(b"\0"):
                 if raw:
-                    out.append(_clean(os.fsdecode(raw)))
+                    out.append(clean_path(os.fsdecode(raw)))
             run.finish()
         return sorted(out)
 
@@ -438,91 +339,10 @@ class Ripgrep:
         with run:
             for raw in run.records(b"\0"):
                 if raw:
-                    out.append(_clean(os.fsdecode(raw)))
+                    out.append(clean_path(os.fsdecode(raw)))
             run.finish()
         return sorted(out)
 
 
-def _clean(path: str) -> str:
-    if os.sep != "/":
-        path = path.replace(os.sep, "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path
-
-
 def _order(m: RgMatch) -> tuple[str, int]:
     return (m.path, m.line)
-
-
-class _Run:
-    """A running rg process: iterate stdout records, then ``finish()``.
-
-    stderr is drained on a thread (so a flood of warnings cannot block rg) and capped.
-    Exit codes: 0 matches, 1 no match (both fine); 2 is an error: fatal when rg produced
-    no output (bad regex, bad flag), otherwise per-file warnings returned by ``finish``.
-    """
-
-    def __init__(self, proc: subprocess.Popen) -> None:
-        self.proc = proc
-        self._err = bytearray()
-        self._saw_output = False
-        self._thread = threading.Thread(target=self._drain, daemon=True)
-        self._thread.start()
-
-    def _drain(self) -> None:
-        assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
-            if len(self._err) < _STDERR_KEEP:
-                self._err.extend(chunk[: _STDERR_KEEP - len(self._err)])
-
-    def __iter__(self):
-        return self.records(b"\n")
-
-    def records(self, sep: bytes):
-        assert self.proc.stdout is not None
-        if sep == b"\n":
-            for line in self.proc.stdout:
-                self._saw_output = True
-                yield line
-            return
-        buf = b""
-        while True:
-            chunk = self.proc.stdout.read(65536)
-            if not chunk:
-                break
-            self._saw_output = True
-            buf += chunk
-            *parts, buf = buf.split(sep)
-            yield from parts
-        if buf:
-            yield buf
-
-    def finish(self) -> list[str]:
-        """Wait for rg; return its per-file warnings, or raise ``ToolError`` if it failed."""
-        code = self.proc.wait()
-        self._thread.join(timeout=5)
-        stderr = self._err.decode("utf-8", errors="replace")
-        if code in (0, 1):
-            return _warnings(stderr)
-        if code == 2 and self._saw_output:
-            return _warnings(stderr)
-        if "regex parse error" in stderr or "regex could not be compiled" in stderr:
-            raise ToolError(f"invalid regular expression: {_first_error(stderr)}")
-        raise ToolError(f"search failed: {_first_error(stderr)}")
-
-    def __enter__(self) -> _Run:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self._thread.join(timeout=5)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
-
-
-def _warnings(stderr: str) -> list[str]:
-    return [ln.removeprefix("rg: ").strip() for ln in stderr.splitlines() if ln.strip()][:20]
