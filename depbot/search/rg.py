@@ -232,45 +232,16 @@ class Ripgrep:
         )
         cap = max(max_per_file, COUNT_CAP)
         keep = max(limit, 1)
-        kept: list[RgMatch] = []
-        bound: tuple[str, int] | None = None  # kept is full: only smaller keys may enter
-        per_file: dict[str, int] = {}
-        rejected: set[str] = set()
-        current, n, skip = "", 0, False
         run = self.run(argv, cwd)
         with run:
-            for raw in run:
-                if raw.startswith(_MATCH):
-                    if skip:
-                        continue
-                    n += 1
-                    # the JSON line is at least as long as the text line, so a short one
-                    # cannot be what reject() looks for
-                    vet = n == 1 and reject is not None and len(raw) > reject_min_length
-                    wanted = n <= max_per_file and (bound is None or current <= bound[0])
-                    if not (vet or wanted):
-                        continue  # counted, never shown: no need to decode it
-                    m = parse_match(json.loads(raw)["data"], window)
-                    if m.path != current:  # never expected: rg writes files as blocks
-                        per_file[current] = per_file.get(current, 0) + n - 1
-                        current, n = m.path, 1
-                    if vet and reject(m):  # type: ignore[misc]
-                        rejected.add(current)
-                        skip, n = True, 0
-                        continue
-                    if wanted and (bound is None or (m.path, m.line) < bound):
-                        kept.append(m)
-                        if len(kept) >= 4 * keep:
-                            kept.sort(key=_order)
-                            del kept[keep:]
-                            bound = _order(kept[-1])
-                elif raw.startswith(_BEGIN):
-                    if n:
-                        per_file[current] = per_file.get(current, 0) + n
-                    current = begin_path(raw)
-                    n, skip = 0, current in rejected
-            if n:
-                per_file[current] = per_file.get(current, 0) + n
+            kept, per_file, rejected = _read_matches(
+                run,
+                keep=keep,
+                max_per_file=max_per_file,
+                window=window,
+                reject=reject,
+                reject_min_length=reject_min_length,
+            )
             warnings = run.finish()
         kept.sort(key=_order)
         del kept[keep:]
@@ -346,3 +317,56 @@ class Ripgrep:
 
 def _order(m: RgMatch) -> tuple[str, int]:
     return (m.path, m.line)
+
+
+def _read_matches(
+    run: RgRun,
+    *,
+    keep: int,
+    max_per_file: int,
+    window: int,
+    reject: Callable[[RgMatch], bool] | None,
+    reject_min_length: int,
+) -> tuple[list[RgMatch], dict[str, int], set[str]]:
+    """One pass over the ``--json`` stream of ``search``: the matches that may be kept (the
+    ``keep`` smallest, pruned whenever ``4 * keep`` pile up; unsorted), the matching lines
+    of each file, and the files ``reject`` dropped. Only a match that can still be kept, or
+    that ``reject`` must see, is decoded."""
+    kept: list[RgMatch] = []
+    bound: tuple[str, int] | None = None  # kept is full: only smaller keys may enter
+    per_file: dict[str, int] = {}
+    rejected: set[str] = set()
+    current, n, skip = "", 0, False
+    for raw in run:
+        if raw.startswith(_MATCH):
+            if skip:
+                continue
+            n += 1
+            # the JSON line is at least as long as the text line, so a short one
+            # cannot be what reject() looks for
+            vet = n == 1 and reject is not None and len(raw) > reject_min_length
+            wanted = n <= max_per_file and (bound is None or current <= bound[0])
+            if not (vet or wanted):
+                continue  # counted, never shown: no need to decode it
+            m = parse_match(json.loads(raw)["data"], window)
+            if m.path != current:  # never expected: rg writes files as blocks
+                per_file[current] = per_file.get(current, 0) + n - 1
+                current, n = m.path, 1
+            if vet and reject(m):  # type: ignore[misc]
+                rejected.add(current)
+                skip, n = True, 0
+                continue
+            if wanted and (bound is None or (m.path, m.line) < bound):
+                kept.append(m)
+                if len(kept) >= 4 * keep:
+                    kept.sort(key=_order)
+                    del kept[keep:]
+                    bound = _order(kept[-1])
+        elif raw.startswith(_BEGIN):
+            if n:
+                per_file[current] = per_file.get(current, 0) + n
+            current = begin_path(raw)
+            n, skip = 0, current in rejected
+    if n:
+        per_file[current] = per_file.get(current, 0) + n
+    return kept, per_file, rejected
