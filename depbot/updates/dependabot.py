@@ -290,6 +290,75 @@ def _versions(ecosystem: str, old: str | None, new: str | None) -> tuple[str, st
     return a, b
 
 
+def _title_entry(parsed: Title, ecosystem: str, entries: list[Entry]) -> Entry:
+    """The one dependency a single (or requirement) update's title names, with the title's
+    versions, or the body's when the title gives ranges or git refs."""
+    name = parsed.names[0]
+    if _versions(ecosystem, parsed.old, parsed.new) and parse_version(ecosystem, parsed.old or ""):
+        return Entry(name, parsed.old, parsed.new, parsed.directory)
+    # ranges or git refs: prefer the versions the body states
+    body_entry = next((e for e in entries if e.name.lower() == name.lower()), None)
+    old = body_entry.old if body_entry and body_entry.old else parsed.old
+    new = body_entry.new if body_entry and body_entry.new else parsed.new
+    return Entry(name, old, new, parsed.directory)
+
+
+def _listed_entries(
+    parsed: Title, entries: list[Entry], trailer: dict[str, dict[str, str]]
+) -> list[Entry]:
+    """A group update's dependencies: the body's, then (without versions) the names only
+    the title or the commit trailer gives."""
+    wanted = list(entries)
+    known = {e.name.lower() for e in entries}
+    extra_names = list(parsed.names) + [t["dependency-name"] for t in trailer.values()]
+    for n in extra_names:
+        if n.lower() not in known:
+            known.add(n.lower())
+            wanted.append(Entry(n, None, None))
+    return wanted
+
+
+def _update_of(
+    e: Entry,
+    *,
+    ecosystem: str,
+    parsed: Title,
+    segments: list[str],
+    trailer_item: dict[str, str],
+    number: int,
+    url: str,
+) -> Update | None:
+    """The update of one dependency of pull request ``number``, or None when its versions
+    (the trailer's new version filling in) make no upgrade."""
+    new = e.new or trailer_item.get("dependency-version")
+    versions = _versions(ecosystem, e.old, new)
+    if versions is None:
+        return None
+    directory = (
+        parsed.directory
+        or e.directory
+        or _branch_directory(segments, [e.name], parsed.kind == "group")
+        or "/"
+    )
+    kind_raw = trailer_item.get("dependency-type") or (
+        "direct:development" if "deps-dev" in parsed.prefix.lower() else "direct"
+    )
+    extra = {"pr": str(number), "directory": directory}
+    if parsed.group:
+        extra["group"] = parsed.group
+    return Update(
+        ecosystem=ecosystem,
+        package=e.name,
+        from_version=versions[0],
+        to_version=versions[1],
+        manifest=manifest_for(ecosystem, directory),
+        dependency_kind=dependency_kind_of(kind_raw),
+        source="dependabot",
+        source_ref=url,
+        extra=extra,
+    )
+
+
 def parse_pull_request(
     *, number: int, title: str, body: str, head_ref: str, url: str
 ) -> tuple[list[Update], list[str]]:
@@ -307,69 +376,30 @@ def parse_pull_request(
         return [], [f"{label}: title '{title}' is not a Dependabot update title; skipped"]
     entries = parse_body(body)
     trailer = {t["dependency-name"].lower(): t for t in parse_trailer(body)}
-    by_name: dict[str, list[Entry]] = {}
-    for e in entries:
-        by_name.setdefault(e.name.lower(), []).append(e)
-
-    wanted: list[Entry] = []
     if parsed.kind in ("single", "requirement"):
-        name = parsed.names[0]
-        if _versions(ecosystem, parsed.old, parsed.new) and parse_version(
-            ecosystem, parsed.old or ""
-        ):
-            wanted.append(Entry(name, parsed.old, parsed.new, parsed.directory))
-        else:  # ranges or git refs: prefer the versions the body states
-            body_entry = next(iter(by_name.get(name.lower(), [])), None)
-            old = body_entry.old if body_entry and body_entry.old else parsed.old
-            new = body_entry.new if body_entry and body_entry.new else parsed.new
-            wanted.append(Entry(name, old, new, parsed.directory))
+        wanted = [_title_entry(parsed, ecosystem, entries)]
     else:
-        wanted = list(entries)
-        known = {e.name.lower() for e in entries}
-        extra_names = list(parsed.names) + [t["dependency-name"] for t in trailer.values()]
-        for n in extra_names:
-            if n.lower() not in known:
-                known.add(n.lower())
-                wanted.append(Entry(n, None, None))
+        wanted = _listed_entries(parsed, entries, trailer)
         if not wanted:
             return [], [f"{label}: no package versions found in its body; skipped"]
-
     updates: list[Update] = []
     warnings: list[str] = []
     for e in wanted:
-        trailer_item = trailer.get(e.name.lower(), {})
-        new = e.new or trailer_item.get("dependency-version")
-        versions = _versions(ecosystem, e.old, new)
-        if versions is None:
+        update = _update_of(
+            e,
+            ecosystem=ecosystem,
+            parsed=parsed,
+            segments=segments,
+            trailer_item=trailer.get(e.name.lower(), {}),
+            number=number,
+            url=url,
+        )
+        if update is None:
             warnings.append(
                 f"{label}: cannot tell which versions of {e.name} it moves between; skipped"
             )
-            continue
-        directory = (
-            parsed.directory
-            or e.directory
-            or _branch_directory(segments, [e.name], parsed.kind == "group")
-            or "/"
-        )
-        kind_raw = trailer_item.get("dependency-type") or (
-            "direct:development" if "deps-dev" in parsed.prefix.lower() else "direct"
-        )
-        extra = {"pr": str(number), "directory": directory}
-        if parsed.group:
-            extra["group"] = parsed.group
-        updates.append(
-            Update(
-                ecosystem=ecosystem,
-                package=e.name,
-                from_version=versions[0],
-                to_version=versions[1],
-                manifest=manifest_for(ecosystem, directory),
-                dependency_kind=dependency_kind_of(kind_raw),
-                source="dependabot",
-                source_ref=url,
-                extra=extra,
-            )
-        )
+        else:
+            updates.append(update)
     return updates, warnings
 
 
