@@ -5,10 +5,10 @@ returns ``Update`` records plus warnings. The GitHub call lives in ``sources``.
 
 What is read, in order of trust:
 
-- the title: ``Bump requests from 2.31.0 to 2.32.3``, ``… in /backend``,
-  ``Update requests requirement from >=2.28,<3 to >=2.28,<4`` (library ranges),
-  groups ``Bump the pip group with 3 updates``, ``… across 2 directories with 5 updates``,
-  ``Bump X from A to B in the G group``; any configured prefix (``chore(deps): ``,
+- the title (read in ``dependabot_title.py``): ``Bump requests from 2.31.0 to 2.32.3``,
+  ``… in /backend``, ``Update requests requirement from >=2.28,<3 to >=2.28,<4`` (library
+  ranges), groups ``Bump the pip group with 3 updates``, ``… across 2 directories with 5
+  updates``, ``Bump X from A to B in the G group``; any configured prefix (``chore(deps): ``,
   ``build(deps-dev): ``, ``[Security] ``, gitmoji) and either case of the first word;
 - the body: the ``| Package | From | To |`` table, ``Updates `x` from A to B`` lines,
   ``Bumps [x](url) from A to B.``, ``Updates `x` to V`` (requirement updates) and the
@@ -33,6 +33,7 @@ from typing import Protocol
 from depbot.ecosystems import normalize_ecosystem
 from depbot.records.update import Update
 from depbot.records.versions import parse_version
+from depbot.updates.dependabot_title import Title, parse_title
 from depbot.updates.files import dependency_kind_of, manifest_for
 from depbot.updates.manifests.scan import spec_lower_bound
 
@@ -96,88 +97,6 @@ def _branch_directory(segments: list[str], names: list[str], group: bool) -> str
     if group or len(segments) > 1:
         return "/" + "/".join(segments[:-1])
     return "/"
-
-
-# --- title --------------------------------------------------------------------------------
-
-_V = r"`?(?P<{}>[^`]+?)`?"
-_DIR = r"(?: in (?P<dir>/\S*))?"
-TITLE_PATTERNS = [
-    (
-        "group",
-        re.compile(
-            r"^bump the (?P<group>\S+) group(?: in (?P<dir>/\S*))?"
-            r"(?: across (?P<ndirs>\d+) directories)? with (?P<count>\d+) updates?$",
-            re.I,
-        ),
-    ),
-    (
-        "single",
-        re.compile(
-            rf"^(?:bump|upgrade|update) (?P<name>\S+) from {_V.format('old')} to {_V.format('new')}"
-            rf" in the (?P<group>\S+) group(?: in (?P<dir>/\S*))?(?: across \d+ directories)?$",
-            re.I,
-        ),
-    ),
-    (
-        "requirement",
-        re.compile(
-            rf"^update (?P<name>\S+) requirement from {_V.format('old')} to {_V.format('new')}{_DIR}$",
-            re.I,
-        ),
-    ),
-    (
-        "single",
-        re.compile(
-            rf"^(?:bump|upgrade|update) (?P<name>\S+) from {_V.format('old')} to {_V.format('new')}{_DIR}$",
-            re.I,
-        ),
-    ),
-    ("names", re.compile(rf"^update requirements for (?P<names>.+?){_DIR}$", re.I)),
-    (
-        "names",
-        re.compile(rf"^(?:bump|upgrade|update) (?P<names>\S+(?:, \S+)* and \S+){_DIR}$", re.I),
-    ),
-]
-
-
-@dataclass(frozen=True)
-class Title:
-    kind: str  # group | single | requirement | names
-    prefix: str  # what came before the first word (``build(deps-dev): ``)
-    names: tuple[str, ...] = ()
-    old: str | None = None
-    new: str | None = None
-    directory: str | None = None
-    group: str | None = None
-
-
-def parse_title(title: str) -> Title | None:
-    """The shape of a Dependabot PR title, whatever prefix and case it uses."""
-    text = " ".join((title or "").split())
-    for start in [m.start() for m in re.finditer(r"\b(?:bump|update|upgrade)\b", text, re.I)]:
-        rest = text[start:]
-        for kind, pattern in TITLE_PATTERNS:
-            m = pattern.match(rest)
-            if not m:
-                continue
-            groups = m.groupdict()
-            if kind == "names":
-                names = tuple(n.strip() for n in re.split(r",\s*|\s+and\s+", groups["names"]))
-            elif kind == "group":
-                names = ()
-            else:
-                names = (groups["name"],)
-            return Title(
-                kind=kind,
-                prefix=text[:start],
-                names=names,
-                old=groups.get("old"),
-                new=groups.get("new"),
-                directory=groups.get("dir"),
-                group=groups.get("group"),
-            )
-    return None
 
 
 # --- body ---------------------------------------------------------------------------------
