@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from depbot.apidiff.fates import Fates
 from depbot.records.verdict import Verdict
 
 
@@ -86,7 +87,8 @@ class Ledger:
     api_findings: dict[str, ApiFact] = field(default_factory=dict)  # "a1" -> finding
     api_checked: dict[str, bool] = field(
         default_factory=dict
-    )  # package -> both releases compared whole
+    )  # package -> both releases compared whole, every used name found in the old one
+    api_fates: dict[str, Fates] = field(default_factory=dict)  # package -> used names' fates
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -116,9 +118,11 @@ class Ledger:
         with self._lock:
             self.api_findings[fact.id] = fact
 
-    def record_api_diff(self, package: str, *, had: bool) -> None:
+    def record_api_diff(self, package: str, *, had: bool, fates: Fates | None = None) -> None:
         with self._lock:
             self.api_checked[package.lower()] = had
+            if fates is not None:
+                self.api_fates[package.lower()] = fates
 
     def record_search(self, fact: SearchFact) -> None:
         with self._lock:

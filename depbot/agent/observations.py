@@ -21,6 +21,7 @@ from typing import Any
 from depbot.agent.coverage import Coverage, coverage
 from depbot.agent.ledger import ApiFact
 from depbot.agent.services import Hit
+from depbot.apidiff.fates import Fates
 from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.breaking import Item
 from depbot.changelogs.result import ChangelogResult
@@ -316,8 +317,10 @@ def api_observation(
     found: list[tuple[ApiFact, list[dict[str, Any]], str]],
     notes: list[str],
     fence: Fence,
+    used: Fates | None = None,
 ) -> Observation:
-    """The use-checked findings (each with its id and hits), the size of the raw diff, notes.
+    """The use-checked findings (each with its id and hits), the size of the raw diff, the
+    fate of every name this code takes from the package (``used_names``), notes.
 
     ``found``: per finding, its ledger fact, its hit entries and the fenced lines of its uses.
     Upstream strings (the artifact's places, the notes) are fenced."""
@@ -333,6 +336,10 @@ def api_observation(
     }
     if got.diff is not None and got.diff.stats.get("incomplete"):
         out["incomplete"] = True  # part of the code was not compared: never a clean diff
+    if used is not None:
+        out["used_names"] = used_names_entry(used, fence, got.artifact)
+        if not used.complete:
+            out["incomplete"] = True  # the diff cannot see part of what this code uses
     if got.artifact:
         out["artifact"] = fence(got.artifact, "registry", 200)
     for fact, listed, block in found[:40]:
@@ -353,12 +360,31 @@ def api_observation(
         out["notes"] = fence(text, got.artifact or "artifacts", 4000)
     if got.diff is None:
         out["fallback"] = "the released code could not be compared; rely on the release notes"
+    elif used is not None and not used.complete:
+        out["note"] = (
+            f"the diff cannot see all of this package: {used.summary()}; it backs no "
+            "not_affected (read the notes, or conclude unknown naming these names)"
+        )
     elif not out["findings"]:
         out["note"] = f"none of the {changes} API change(s) touches a use in this code"
     compact = {k: v for k, v in out.items() if k != "notes"}
     compact["findings"] = [{k: v for k, v in f.items() if k != "lines"} for f in out["findings"]]
     compact["compacted"] = True
     return Observation(out, compact, diff_id, sum(len(listed) for _, listed, _ in found))
+
+
+def used_names_entry(used: Fates, fence: Fence, artifact: str) -> dict[str, Any]:
+    """``{"resolved": 11, "total": 11, "fates": {...}, "unresolved": [...]}`` (names fenced:
+    they are the checkout's words, and the artifact's)."""
+    entry: dict[str, Any] = {
+        "resolved": used.total - len(used.unresolved),
+        "total": used.total,
+        "fates": used.counts(),
+    }
+    if used.unresolved:
+        text = "\n".join(f.line() for f in used.unresolved[:12])
+        entry["unresolved"] = fence(text, artifact or "artifact", 2000)
+    return entry
 
 
 # -- conclude ----------------------------------------------------------------------------------

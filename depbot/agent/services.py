@@ -14,7 +14,7 @@ from typing import Protocol
 from depbot.apidiff.join import Query, ReleaseDiff, queries
 from depbot.changelogs.result import ChangelogResult
 from depbot.core.errors import ToolError
-from depbot.records.api import ApiDiff
+from depbot.records.api import ApiDiff, UsedName
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
@@ -59,6 +59,10 @@ class Services(Protocol):
 
     def names_used(self, ecosystem: str, package: str) -> set[str]:
         """The identifiers used in the files that import ``package`` (Python; npm: empty)."""
+        ...
+
+    def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
+        """The names the checkout takes from ``package``: what a diff must give a fate."""
         ...
 
 

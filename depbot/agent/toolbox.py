@@ -42,7 +42,8 @@ from depbot.agent.observations import (
 from depbot.agent.schema import validate
 from depbot.agent.services import Hit, Services, checked_uses
 from depbot.agent.specs import MAX_CALLS_PER_REPLY, SCHEMAS, SEARCH_TOOLS, tool_specs
-from depbot.apidiff.join import Finding, join
+from depbot.apidiff.fates import fates
+from depbot.apidiff.join import Finding, fate_findings, join
 from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
 from depbot.core.fence import fence, strip_invisible
@@ -426,20 +427,24 @@ class Toolbox:
         update = self._in_batch(args["package"])
         got = self.services.api_diff(update)
         did = self.ledger.next_id("d")
-        # a clean diff needs both releases compared whole (a cut or unloadable one is not)
-        whole = got.diff is not None and not got.diff.stats.get("incomplete")
-        self.ledger.record_api_diff(update.package, had=whole)
         if got.diff is None:
+            self.ledger.record_api_diff(update.package, had=False)
             return api_observation(did, update, got, [], list(got.problems), self._fence)
+        # a clean diff needs both releases compared whole (a cut or unloadable one is not)
+        # and every name this code takes from the package found in the old release's API
+        used = fates(got.diff, self.services.used_names(update.ecosystem, update.package))
+        whole = not got.diff.stats.get("incomplete") and used.complete
+        self.ledger.record_api_diff(update.package, had=whole, fates=used)
         report, answers, notes = checked_uses(self.services, update, got.diff)
         for q, result in answers.items():
             self.ledger.record_search(
                 SearchFact("api_diff", update.package.lower(), q.symbol, len(result.hits))
             )
         joined = join(got.diff, report, answers, got.artifact)
+        joined.findings += fate_findings(got.diff, used, joined, got.artifact)
         found = [self._finding(update, did, f) for f in joined.findings + joined.deprecated]
         notes = notes + joined.notes + list(got.problems)
-        return api_observation(did, update, got, found, notes, self._fence)
+        return api_observation(did, update, got, found, notes, self._fence, used)
 
     def _finding(self, update: Update, did: str, f: Finding) -> tuple[ApiFact, list[dict], str]:
         """Register a finding and its uses (hit ids, tagged with its symbols) in the ledger."""

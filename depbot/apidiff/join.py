@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from depbot import ecosystems
+from depbot.apidiff.fates import Fates
 from depbot.records.api import ApiChange, ApiDiff
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
@@ -312,3 +313,21 @@ def join(
                 )  # fmt: skip
             )
     return JoinResult(findings, deprecated, list(diff.notes))
+
+
+def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str) -> list[Finding]:
+    """Used names the new release removes whose uses no finding holds (a member reached
+    through the module object, ``pkg.gone()``): each a strong finding with that use."""
+    seen = {(h.path, h.line) for f in joined.findings for h in f.hits}
+    found = {(f.kind, f.path, f.detail) for f in joined.findings}
+    by_change: dict[ApiChange, list[UseHit]] = {}
+    for fate in used.fates:
+        u, change = fate.use, fate.change
+        if fate.fate not in ("removed", "moved") or u is None or change is None or u.guarded:
+            continue
+        if (u.path, u.line) in seen or (change.kind, change.path, change.detail) in found:
+            continue  # that change is a finding already, with the uses the join saw
+        why = f"{fate.name} is used here; the new release removes it"
+        hit = SymbolHit(u.path, u.line, u.col, u.text, "code", "strong", why)
+        by_change.setdefault(change, []).append(hit)
+    return [_finding(diff, c, artifact, hits) for c, hits in by_change.items()]

@@ -17,6 +17,7 @@ from depbot.changelogs.fetch import ChangelogFetcher
 from depbot.changelogs.result import ChangelogResult
 from depbot.core.net import Http
 from depbot.core.settings import Settings
+from depbot.records.api import UsedName
 from depbot.records.update import Update
 from depbot.search.code import CodeSearch, CodeSearchResult
 from depbot.search.import_sites import ImportReport
@@ -72,6 +73,9 @@ class LiveServices:
         for path in self.symbols.report(ecosystem, package).files:
             names.update(self.symbols.py_facts(path).uses)
         return names
+
+    def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
+        return self.symbols.used_names(ecosystem, package)
 
     def api_diff(self, update: Update) -> ReleaseDiff:
         """Both releases fetched and diffed, once per (package, from, to) in this run."""

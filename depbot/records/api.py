@@ -61,3 +61,22 @@ class ApiDiff:
     deprecated: list[Deprecation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     stats: dict[str, float] = field(default_factory=dict)
+    # each release's public names (path → kind: module, class, function, …; npm: `pkg` and
+    # `pkg/sub` are modules, `pkg:name` / `pkg/sub:name` their exports): what a used name's
+    # fate is looked up in. None: the ecosystem's model lists no names
+    old_api: dict[str, str] | None = None
+    new_api: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class UsedName:
+    """A name the checkout takes from a package, in the API model's spelling (``a.b.C``;
+    npm ``pkg:name``, ``pkg/sub:name``, or the module ``pkg/sub``), at its first use."""
+
+    name: str
+    path: str
+    line: int
+    how: str = "import"  # import | member (reached through an imported module object)
+    col: int = 1
+    text: str = ""  # the line, as the checkout has it
+    guarded: bool = False  # an import the code is ready to see fail (``try``/``except``)

@@ -18,6 +18,7 @@ from typing import Any
 from depbot import ecosystems
 from depbot.core.errors import ToolError
 from depbot.ecosystems.npm import NPM
+from depbot.records.api import UsedName
 from depbot.search.code import CodeSearch
 from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
 from depbot.search.imports import js_imports
@@ -27,6 +28,7 @@ from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.match import Matcher
 from depbot.symbols.shims import shim_reason
+from depbot.symbols.used import js_used, python_used
 
 
 class SymbolSearch:
@@ -68,6 +70,14 @@ class SymbolSearch:
         with self._lock:
             self._py[path] = facts
         return facts
+
+    def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
+        """The names the checkout takes from ``package`` (``symbols.used``)."""
+        rep = self.report(ecosystem, package)
+        if ecosystems.get(ecosystem).language == "python":
+            texts = {p: self._text(p) for p in rep.files}
+            return python_used(rep, {p: self.py_facts(p) for p in rep.files}, texts)
+        return js_used(rep, {p: self._text(p) for p in rep.files})
 
     def js_facts(self, path: str) -> tuple[str, list[int], dict[str, list[str]], set[str]]:
         with self._lock:

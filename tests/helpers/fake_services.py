@@ -10,13 +10,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from depbot import ecosystems
 from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
+from depbot.records.api import UsedName
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolQuery, SymbolResult
+from depbot.symbols.python import analyze
+from depbot.symbols.used import js_used, python_used
 
 
 def section(version: str, body: str, source: str = "CHANGELOG.md") -> Section:
@@ -94,6 +98,13 @@ class FakeServices:
         self._called("api_diff", update.package)
         found = self.diffs.get(update.package)
         return found or ReleaseDiff(None, "", [f"{update.package}: no files in the registry"])
+
+    def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
+        report = self.where_imported(ecosystem, package)
+        if ecosystems.get(ecosystem).language == "python":
+            texts = {p: self.files.get(p, "") for p in report.files}
+            return python_used(report, {p: analyze(t) for p, t in texts.items()}, texts)
+        return js_used(report, {p: self.files.get(p, "") for p in report.files})
 
     def names_used(self, ecosystem: str, package: str) -> set[str]:
         return {w for body in self.files.values() for w in re.findall(r"[A-Za-z_]\w*", body)}

@@ -74,10 +74,13 @@ class Npm:
 
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
         from depbot.ecosystems.npm.api.model import npm_changes, read_package  # tree-sitter
+        from depbot.ecosystems.npm.api.surface import npm_surface
 
         old = read_package(old_root, diff.old_label, diff.notes)
         new = read_package(new_root, diff.new_label, diff.notes)
         diff.changes = npm_changes(old, new, diff.notes)
+        name = new.name or old.name or "package"
+        diff.old_api, diff.new_api = npm_surface(old, name), npm_surface(new, name)
 
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]

@@ -61,7 +61,11 @@ class Pip:
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
         from depbot.ecosystems.pip.api.model import python_changes  # griffe: only for a diff
 
-        diff.changes, diff.deprecated = python_changes(old_root, new_root, diff.notes, diff.stats)
+        surfaces: tuple[dict[str, str], dict[str, str]] = ({}, {})
+        diff.changes, diff.deprecated = python_changes(
+            old_root, new_root, diff.notes, diff.stats, surfaces
+        )
+        diff.old_api, diff.new_api = surfaces
 
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names ``package`` is imported under, most likely first; ``environment``: also

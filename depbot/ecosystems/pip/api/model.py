@@ -21,6 +21,7 @@ from depbot.core import pyast
 from depbot.ecosystems.pip.api.deprecations import scan_files
 from depbot.ecosystems.pip.api.lazy import lazy_served, lazy_targets
 from depbot.ecosystems.pip.api.moved import moved_breakages, vanished_names, walk_modules
+from depbot.ecosystems.pip.api.surface import add_lazy, surface
 from depbot.records.api import ApiChange, Deprecation
 
 # griffe logs what it cannot resolve in a release (an alias to a Windows-only module) as
@@ -233,9 +234,14 @@ def _lazy(change: ApiChange, lazy: dict[str, set[str]]) -> bool:
 
 
 def python_changes(
-    old_root: Path, new_root: Path, notes: list[str], stats: dict[str, float]
+    old_root: Path,
+    new_root: Path,
+    notes: list[str],
+    stats: dict[str, float],
+    surfaces: tuple[dict[str, str], dict[str, str]] | None = None,
 ) -> tuple[list[ApiChange], list[Deprecation]]:
-    """Breaking changes between two unpacked releases, and the new release's deprecations."""
+    """Breaking changes between two unpacked releases, and the new release's deprecations;
+    ``surfaces``: (old, new) dicts filled with each release's public names."""
     started = time.perf_counter()
     old_tops, new_tops = top_modules(old_root), top_modules(new_root)
     old_files = _capped(python_files(old_root, old_tops), notes, old_root)
@@ -263,12 +269,17 @@ def python_changes(
     for top in old_tops:
         if top not in new_tops:
             changes.append(ApiChange("removed", top, "top-level module", top))
+            if surfaces is not None:
+                surfaces[0][top] = "module"
             continue
         old, new = load_release(old_root, top, notes), load_release(new_root, top, notes)
         if old is None or new is None:
             stats["incomplete"] = 1
             continue
         stats["objects"] = stats.get("objects", 0) + _count(old) + _count(new)
+        if surfaces is not None:
+            surfaces[0].update(surface(old))
+            surfaces[1].update(surface(new))
         public = public_paths(new)
         mine = {m: t for m, t in served.items() if m == top or m.startswith(top + ".")}
         moved = list(moved_breakages(old, new, mine))
@@ -287,6 +298,9 @@ def python_changes(
                 notes.append(f"{top}: more than {MAX_CHANGES} changes, the rest not listed")
                 stats["incomplete"] = 1
                 break
+    if surfaces is not None:
+        add_lazy(surfaces[0], old_lazy)
+        add_lazy(surfaces[1], lazy)
     for change in [c for c in changes if _lazy(c, lazy)]:
         changes.remove(change)
         deprecated.append(

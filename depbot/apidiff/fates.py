@@ -1,0 +1,151 @@
+"""Every used name given its fate in the new release: the accounting a clean diff rests on. Pure.
+
+A diff backs ``not_affected`` only when each name the checkout takes from the package
+(``records.api.UsedName``) is found in the OLD release's names and given its fate in the
+new one: ``present``, ``changed`` (a change is listed at it or under it), ``removed``,
+``moved``, ``deprecated``. A name the old side does not have is ``unresolved``: the model
+cannot see that part of the package (a re-export from another package, types kept
+elsewhere, a name made at run time), so the diff is incomplete, and says which names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from depbot.records.api import ApiChange, ApiDiff, UsedName
+
+FATES = ("present", "changed", "removed", "moved", "deprecated", "unresolved")
+_CONTAINERS = ("module", "class")
+_GONE = ("removed", "export_removed", "default_removed", "subpath_closed")
+
+
+@dataclass(frozen=True)
+class Fate:
+    name: str  # as used (``a.b.c``, ``pkg:name``)
+    fate: str  # one of FATES
+    found: str = ""  # the old release's name it was found as (a prefix for a member of a value)
+    detail: str = ""  # the change, or why unresolved
+    place: str = ""  # path:line of the first use
+    use: UsedName | None = field(default=None, compare=False)
+    change: ApiChange | None = field(default=None, compare=False)
+
+    def line(self) -> str:
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{self.name}: {self.fate}{detail} · {self.place}"
+
+
+@dataclass(frozen=True)
+class Fates:
+    fates: tuple[Fate, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return len(self.fates)
+
+    @property
+    def unresolved(self) -> tuple[Fate, ...]:
+        return tuple(f for f in self.fates if f.fate == "unresolved")
+
+    @property
+    def complete(self) -> bool:
+        return not self.unresolved
+
+    def counts(self) -> dict[str, int]:
+        out = {k: 0 for k in FATES}
+        for f in self.fates:
+            out[f.fate] += 1
+        return {k: v for k, v in out.items() if v}
+
+    def summary(self) -> str:
+        """``11 of 11 used names resolved`` (and which are not)."""
+        done = self.total - len(self.unresolved)
+        head = f"{done} of {self.total} used name(s) resolved in the old release's API"
+        if self.unresolved:
+            names = ", ".join(f.name for f in self.unresolved[:6])
+            more = " …" if len(self.unresolved) > 6 else ""
+            head += f"; not found: {names}{more}"
+        return head
+
+
+def _find(name: str, old: dict[str, str]) -> tuple[str, str]:
+    """(the old name it is found as, "") or ("", why not)."""
+    if name in old:
+        if old[name] == "opaque":
+            return "", "no file of the old release shows what this entry point exports"
+        return name, ""
+    if ":" in name:  # npm: `module:export`
+        module = name.split(":", 1)[0]
+        if module not in old:
+            return "", "no such entry point in the old release"
+        if old[module] == "opaque":
+            return "", "no file of the old release shows what this entry point exports"
+        return "", "not exported by the old release (as far as its files show)"
+    parts = name.split(".")
+    for i in range(1, len(parts)):
+        prefix = ".".join(parts[:i])
+        kind = old.get(prefix)
+        if kind is None:
+            return "", f"{prefix} is not in the old release"
+        if kind not in _CONTAINERS:
+            return prefix, ""  # a member of a value: the value's fate stands for it
+        nxt = ".".join(parts[: i + 1])
+        if nxt not in old:
+            if kind == "class":
+                return prefix, ""  # an attribute the class's code does not declare
+            return "", f"{prefix} has no {parts[i]} in the old release"
+    return "", "not in the old release"
+
+
+def _change_at(found: str, kind: str, changes: list[ApiChange]) -> ApiChange | None:
+    """The change that decides the fate of ``found`` (of kind ``kind`` in the old release):
+    one at it, a removal above it, or (a class or function) one under it."""
+    module, _, export = found.partition(":")
+    for c in changes:
+        if export:
+            if c.path == module and (
+                (c.kind == "export_removed" and c.detail == export)
+                or (c.kind == "default_removed" and export == "default")
+            ):
+                return c
+        elif c.path == found and c.kind not in ("export_removed", "default_removed"):
+            return c  # (those two are about one of the module's exports, not the module)
+        elif found.startswith(c.path + ".") and c.kind == "removed":
+            return c
+    if kind != "module" and not export:
+        return next((c for c in changes if c.path.startswith(found + ".")), None)
+    return None
+
+
+def _fate_of(found: str, change: ApiChange | None, diff: ApiDiff) -> tuple[str, str]:
+    if change is not None:
+        if change.kind == "removed" and change.detail == "re-export":
+            return "moved", change.line()
+        if change.kind in _GONE and (change.path == found or ":" in found):
+            return "removed", change.line()
+        if change.kind == "removed" and found.startswith(change.path + "."):
+            return "removed", change.line()
+        return "changed", change.line()
+    if any(d.path == found for d in diff.deprecated):
+        return "deprecated", "deprecated in the new release"
+    if found in (diff.new_api or {}):
+        return "present", ""
+    return "unresolved", "not in the new release's names, and no change lists it"
+
+
+def fates(diff: ApiDiff, used: list[UsedName]) -> Fates:
+    """The fate of each used name (``unresolved`` for all when the model lists no names)."""
+    out: list[Fate] = []
+    old = diff.old_api
+    for u in used:
+        place = f"{u.path}:{u.line}"
+        if old is None:
+            out.append(Fate(u.name, "unresolved", "", "the API model lists no names", place, u))
+            continue
+        found, why = _find(u.name, old)
+        if not found:
+            out.append(Fate(u.name, "unresolved", "", why, place, u))
+            continue
+        change = _change_at(found, old[found], diff.changes)
+        fate, detail = _fate_of(found, change, diff)
+        out.append(Fate(u.name, fate, found, detail, place, u, change))
+    return Fates(tuple(out))

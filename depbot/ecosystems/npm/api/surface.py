@@ -1,0 +1,25 @@
+"""The public names of one unpacked npm release: its entry points and what each exports.
+
+``pkg`` and ``pkg/<sub>`` are modules (every subpath a ``require`` or ``import`` reaches);
+``pkg:<name>`` / ``pkg/<sub>:<name>`` the names each exports (``default`` among them). An
+entry point whose exports no file of the release shows is listed as a module only, with
+``opaque`` as its kind: a used name under it cannot be looked up.
+"""
+
+from __future__ import annotations
+
+from depbot.ecosystems.npm.api.model import NpmPackage, deep_paths, subpath_names
+
+MAX_SUBPATHS = 200
+
+
+def npm_surface(package: NpmPackage, name: str) -> dict[str, str]:
+    """Public path → kind (``module``, ``opaque``, ``export``) for the release ``package``."""
+    out: dict[str, str] = {}
+    for subpath in ["."] + [p for p in deep_paths(package) if p != "."][:MAX_SUBPATHS]:
+        path = name if subpath == "." else f"{name}/{subpath[2:]}"
+        names = subpath_names(package, subpath)
+        out[path] = "module" if names is not None else "opaque"
+        for exported in sorted(names or ()):
+            out[f"{path}:{exported}"] = "export"
+    return out

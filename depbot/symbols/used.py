@@ -1,0 +1,105 @@
+"""The names a checkout takes from one package: imports and members of its module objects.
+
+Pure: over an import report and, per importing file, its Python facts or JavaScript text.
+Each name is spelled as the API model spells it (``records.api.UsedName``), once, at its
+first use. What the code does with a value after a call (``pkg.f().x``) is not a name of the
+package's surface: a chain stops at the first call or subscript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from depbot.records.api import UsedName
+from depbot.search.import_sites import ImportReport, ImportSite
+from depbot.symbols.python import PyFacts
+
+_STOP = ("()", "[]", "?")
+
+
+def _add(
+    out: dict[str, UsedName],
+    name: str,
+    path: str,
+    line: int,
+    how: str,
+    col: int = 1,
+    guarded: bool = False,
+) -> None:
+    if name and (name not in out or out[name].guarded and not guarded):
+        out[name] = UsedName(name, path, line, how, col, guarded=guarded)
+
+
+def _with_text(used: dict[str, UsedName], texts: Mapping[str, str]) -> list[UsedName]:
+    lines = {p: t.splitlines() for p, t in texts.items()}
+    out = []
+    for u in used.values():
+        got = lines.get(u.path, [])
+        text = got[u.line - 1].strip()[:300] if 0 < u.line <= len(got) else ""
+        out.append(UsedName(u.name, u.path, u.line, u.how, u.col, text, u.guarded))
+    return sorted(out, key=lambda u: (u.path, u.line, u.name))
+
+
+def python_used(
+    report: ImportReport, facts: Mapping[str, PyFacts], texts: Mapping[str, str]
+) -> list[UsedName]:
+    """``from a.b import C`` → ``a.b.C``; ``import a`` then ``a.b.c(…)`` → ``a.b.c``."""
+    tops = {s.module.split(".")[0] for s in report.sites}
+    out: dict[str, UsedName] = {}
+    for site in report.sites:
+        for imported in site.names.values() or ("*",):
+            full = site.module if imported == "*" else f"{site.module}.{imported}"
+            _add(out, full, site.path, site.line, "import", site.col, site.guarded)
+    for path in report.files:
+        f = facts.get(path)
+        if f is None:
+            continue
+        for uses in f.uses.values():
+            for use in uses:
+                if use.kind not in ("attr", "name") or use.root not in f.imports:
+                    continue
+                target = f.imports[use.root]
+                if target.split(".")[0] not in tops:
+                    continue
+                chain = []
+                for part in use.chain[1:]:
+                    if part in _STOP:
+                        break
+                    chain.append(part)
+                if chain:
+                    _add(out, ".".join([target, *chain]), path, use.line, "member", use.col)
+    return _with_text(out, texts)
+
+
+def _module_key(site: ImportSite) -> str:
+    return site.module.removesuffix(".js").removesuffix("/index")
+
+
+def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
+    """``import { a } from 'pkg/sub'`` → ``pkg/sub:a``; ``const p = require('pkg')`` then
+    ``p.b`` → ``pkg:b``; a default import → ``pkg:default``; any import → its module."""
+    out: dict[str, UsedName] = {}
+    for site in report.sites:
+        if site.type_only:
+            continue
+        module = _module_key(site)
+        _add(out, module, site.path, site.line, "import", site.col)
+        for local, imported in site.names.items():
+            if imported not in ("*", "default"):
+                _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)
+                continue
+            if imported == "default" and site.style != "require":
+                _add(out, f"{module}:default", site.path, site.line, "import", site.col)
+                continue  # an ES default export's members are not the module's names
+            if not re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                continue
+            text = texts.get(site.path, "")
+            for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)", text):
+                start = text.rfind("\n", 0, m.start()) + 1
+                if text[start : m.start()].lstrip().startswith(("//", "*", "/*")):
+                    continue  # a comment names it: not a use
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - start + 1
+                _add(out, f"{module}:{m.group(1)}", site.path, line, "member", col)
+    return _with_text(out, texts)

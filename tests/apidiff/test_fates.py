@@ -1,0 +1,85 @@
+"""Every used name given its fate: over two real unpacked releases built in a folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from depbot.apidiff import diff_releases
+from depbot.apidiff.fates import fates
+from depbot.apidiff.join import JoinResult, fate_findings
+from depbot.records.api import UsedName
+
+
+def _release(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def _fates(diff, names: list[str]) -> dict[str, str]:
+    used = [UsedName(n, "app.py", i + 1, text=f"use {n}") for i, n in enumerate(names)]
+    return {f.name: f.fate for f in fates(diff, used).fates}
+
+
+def test_python_names_present_changed_removed_deprecated_unresolved(tmp_path: Path):
+    old = _release(tmp_path / "old", {"pkg/__init__.py":
+        "from pkg.core import Client\n\ndef load(path, loader=None): ...\n"
+        "def dump(x): ...\nVERSION = '1'\n",
+        "pkg/core.py": "class Client:\n    def get(self, url): ...\n"})  # fmt: skip
+    new = _release(tmp_path / "new", {"pkg/__init__.py":
+        "import warnings\nfrom pkg.core import Client\n\ndef load(path, loader): ...\n"
+        "VERSION = '2'\n",
+        "pkg/core.py": "class Client:\n    def get(self, url): ...\n"})  # fmt: skip
+    diff = diff_releases("pip", old, new)
+    got = _fates(diff, ["pkg.Client", "pkg.Client.get", "pkg.load", "pkg.dump", "pkg.VERSION.x",
+                        "pkg.made_at_run_time", "pkg.core.Client.stream"])  # fmt: skip
+    assert got == {
+        "pkg.Client": "present",
+        "pkg.Client.get": "present",
+        "pkg.load": "changed",  # `loader` is now required
+        "pkg.dump": "removed",
+        "pkg.VERSION.x": "present",  # a member of a value: the value's fate stands
+        "pkg.made_at_run_time": "unresolved",  # the old release does not have it
+        "pkg.core.Client.stream": "present",  # an attribute the class does not declare
+    }
+    accounting = fates(diff, [UsedName("pkg.load", "a.py", 1), UsedName("pkg.nope", "a.py", 2)])
+    assert not accounting.complete
+    assert accounting.summary() == (
+        "1 of 2 used name(s) resolved in the old release's API; not found: pkg.nope"
+    )
+
+
+def _npm(root: Path, version: str, files: dict[str, str], **manifest) -> Path:
+    manifest = {"name": "lib", "version": version, **manifest}
+    return _release(root, {"package.json": json.dumps(manifest), **files})
+
+
+def test_npm_exports_and_a_removed_member_reached_through_require(tmp_path: Path):
+    old = _npm(tmp_path / "old", "1.0.0", {"index.d.ts":
+        "export declare function noCache(): void;\nexport declare function frame(): void;\n"
+        "export * from 'other-package';\n"}, types="index.d.ts")  # fmt: skip
+    new = _npm(
+        tmp_path / "new",
+        "2.0.0",
+        {"index.d.ts": "export declare function frame(): void;\n"},
+        types="index.d.ts",
+    )
+    diff = diff_releases("npm", old, new)
+    got = _fates(diff, ["lib", "lib:noCache", "lib:frame", "lib:FromOther", "lib/deep"])
+    assert got == {"lib": "present", "lib:noCache": "removed", "lib:frame": "present",
+                   "lib:FromOther": "unresolved", "lib/deep": "unresolved"}  # fmt: skip
+    used = [UsedName("lib:noCache", "src/a.js", 3, "member", 9, "app.use(lib.noCache());")]
+    found = fate_findings(diff, fates(diff, used), JoinResult([], [], []), "lib-2.0.0 tarball")
+    assert [
+        (f.kind, f.strength, [(h.path, h.line, h.evidence) for h in f.hits]) for f in found
+    ] == [("export_removed", "strong", [("src/a.js", 3, "strong")])]
+    guarded = [UsedName("lib:noCache", "src/a.js", 3, guarded=True)]
+    assert fate_findings(diff, fates(diff, guarded), JoinResult([], [], []), "x") == []
+
+
+def test_a_model_that_lists_no_names_resolves_none(tmp_path: Path):
+    diff = diff_releases("npm", tmp_path / "missing-old", tmp_path / "missing-new")
+    accounting = fates(diff, [UsedName("lib:x", "a.js", 1)])
+    assert [f.fate for f in accounting.fates] == ["unresolved"]

@@ -1,0 +1,52 @@
+"""The names a checkout takes from a package (``SymbolSearch.used_names``), over real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from depbot.core.settings import Settings
+from depbot.search.code import CodeSearch
+from depbot.symbols.search import SymbolSearch
+
+
+def _used(tmp_path: Path, files: dict[str, str], ecosystem: str, package: str) -> dict[str, str]:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    got = SymbolSearch(CodeSearch(tmp_path, Settings())).used_names(ecosystem, package)
+    return {u.name: f"{u.path}:{u.line} {u.how}{' guarded' if u.guarded else ''}" for u in got}
+
+
+def test_python_imports_and_members_through_module_objects(tmp_path: Path):
+    used = _used(tmp_path, {
+        "app.py": "import yaml\nfrom yaml.loader import SafeLoader as SL\n\n"
+                  "data = yaml.load(open('x'), Loader=SL)\nyaml.dump(data).strip()\n"
+                  "yaml.constructor.Constructor().add(1)\n",
+        "opt.py": "try:\n    from yaml import CLoader\nexcept ImportError:\n    CLoader = None\n",
+        "other.py": "import json\njson.dumps(1)\n",
+    }, "pip", "PyYAML")  # fmt: skip
+    assert used == {
+        "yaml": "app.py:1 import",
+        "yaml.loader.SafeLoader": "app.py:2 import",
+        "yaml.load": "app.py:4 member",
+        "yaml.dump": "app.py:5 member",
+        "yaml.constructor": "app.py:6 member",
+        "yaml.constructor.Constructor": "app.py:6 member",  # the chain stops at the call
+        "yaml.CLoader": "opt.py:2 import guarded",
+    }
+
+
+def test_javascript_named_default_and_members_of_a_required_module(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/a.js": "const helmet = require('helmet');\n// helmet.noSniff() is gone\n"
+                    "app.use(helmet.noCache());\napp.use(helmet.hpkp({ maxAge: 1 }));\n",
+        "src/b.mjs": "import helmet, { frameguard } from 'helmet';\nhelmet.other();\n",
+        "src/c.ts": "import type { Options } from 'helmet';\n",
+    }, "npm", "helmet")  # fmt: skip
+    assert used == {
+        "helmet": "src/a.js:1 import",
+        "helmet:noCache": "src/a.js:3 member",
+        "helmet:hpkp": "src/a.js:4 member",
+        "helmet:default": "src/b.mjs:1 import",  # an ES default's members are not exports
+        "helmet:frameguard": "src/b.mjs:1 import",
+    }
