@@ -89,6 +89,7 @@ class Ledger:
         default_factory=dict
     )  # package -> both releases compared whole, every used name found in the old one
     api_fates: dict[str, Fates] = field(default_factory=dict)  # package -> used names' fates
+    refused: dict[str, list[str]] = field(default_factory=dict)  # package -> refused conclusions
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -153,6 +154,10 @@ class Ledger:
     def verdict(self, key: str) -> Verdict | None:
         with self._lock:
             return self.verdicts.get(key)
+
+    def refuse(self, package: str, why: str) -> None:
+        with self._lock:
+            self.refused.setdefault(package.lower(), []).append(why[:600])
 
     def reject(self) -> None:
         with self._lock:

@@ -234,16 +234,25 @@ def changelog_observation(
     return Observation(out, compact, cid, len(sections))
 
 
-def changelog_summary(result: ChangelogResult, body: dict[str, Any]) -> dict[str, Any]:
-    """What the ledger keeps of a fetch: found, versions, note and the candidate symbols."""
+def changelog_summary(
+    result: ChangelogResult, body: dict[str, Any], read: list[ReadSection] | None = None
+) -> dict[str, Any]:
+    """What the ledger keeps of a fetch: found, versions, note, the candidate symbols, and
+    each breaking (or runtime) item with the terms it names: what the accounting disposes of."""
     entries = body["breaking"] + body.get("deprecated_before", [])
     named = [c["symbol"] for e in entries for c in e.get("candidates", [])]
+    items = [
+        {"version": r.section.version, "text": strip_invisible(it.text)[:240],
+         "category": it.category, "terms": list(dict.fromkeys(c.symbol for c in it.candidates))}
+        for r in read or [] for it in r.items if it.category in ("breaking", "runtime")
+    ]  # fmt: skip
     return {
         "found": body["found"],
         "versions": [s["version"] for s in body["sections"]],
         "note": result.note,
         "candidates": list(dict.fromkeys(named)),
         "coverage": body["coverage"],
+        "items": items,
     }
 
 

@@ -286,7 +286,7 @@ class Toolbox:
                 before.append(ReadSection(f"{cid}.d{j}", sec, items))
                 self._record_section(update, before[-1], breaking=True)
         obs = changelog_observation(cid, update, result, read, before, self._fence)
-        self.ledger.record_changelog(update.package, changelog_summary(result, obs.body))
+        self.ledger.record_changelog(update.package, changelog_summary(result, obs.body, read))
         return obs
 
     # -- searches ----------------------------------------------------------------------------
@@ -473,7 +473,11 @@ class Toolbox:
                     f"{update.package} is already concluded as {existing.verdict}; "
                     "conclusions are final"
                 )
-            verdict = check_conclusion(args, update=update, ledger=self.ledger)
+            try:
+                verdict = check_conclusion(args, update=update, ledger=self.ledger)
+            except Rejected as exc:  # kept for the report: what was refused, and why
+                self.ledger.refuse(update.package, f"{args.get('verdict')}: {exc}")
+                raise
             self.ledger.add_verdict(update.key, verdict)
         if self.on_verdict is not None:
             self.on_verdict(verdict)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
+from depbot.agent.accounting import account
 from depbot.agent.ledger import Ledger
 from depbot.agent.trace import Trace
 from depbot.output.journal import Journal, read_journal
@@ -110,5 +112,7 @@ def final_verdicts(
         v = ledger.verdict(u.key) or done.get(u.key)
         if v is None:  # pragma: no cover - every path of triage() sets one
             v = program_verdict(u, "not examined")
+        if v.accounting is None:
+            v = replace(v, accounting=account(u, ledger))
         verdicts.append(v)
     return verdicts

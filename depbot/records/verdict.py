@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from depbot.records.accounting import Accounting
 from depbot.records.update import Update
 
 VERDICTS = ("affected", "not_affected", "unknown")
@@ -59,6 +60,7 @@ class Verdict:
     draft: str | None = None  # path relative to the output folder
     decided_by: str = "model"  # "model" | "program" (the program filled in what the model left)
     unknown_cause: str = ""  # for an unknown: one of UNKNOWN_CAUSES ("" until the run says)
+    accounting: Accounting | None = None  # what it rests on (the run fills it in at the end)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -86,6 +88,8 @@ class Verdict:
             "source": u.source,
             "source_ref": u.source_ref,
             "unknown_cause": self.unknown_cause or None,
+            "basis": self.accounting.basis if self.accounting else "none",
+            "accounting": self.accounting.to_report() if self.accounting else None,
         }
 
     def to_journal(self) -> dict[str, Any]:
@@ -100,6 +104,8 @@ class Verdict:
             "draft": self.draft,
             "decided_by": self.decided_by,
             "unknown_cause": self.unknown_cause,
+            "basis": self.accounting.basis if self.accounting else None,
+            "accounting": self.accounting.to_report() if self.accounting else None,
         }
 
     @classmethod
@@ -119,4 +125,7 @@ class Verdict:
             draft=data.get("draft"),
             decided_by=data.get("decided_by", "model"),
             unknown_cause=data.get("unknown_cause", ""),
+            accounting=Accounting.from_report(data["basis"], data.get("accounting"))
+            if data.get("basis")
+            else None,
         )

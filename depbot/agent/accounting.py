@@ -1,0 +1,81 @@
+"""The accounting of one update, read off the ledger: basis, items, used names. Pure.
+
+- basis: ``notes`` when release notes were read for it, ``api-diff`` when its two released
+  artifacts were compared, both, or ``none``;
+- each breaking (and runtime) item of the notes read: ``searched`` (a search looked for one of
+  the terms it names; the hits it got), ``no-api`` (it names nothing this code can call:
+  runtime support, build changes, behaviour with no API named) or ``not-searched``;
+- each name the code takes from the package, with its fate in the new release (from the diff);
+- the conclusions integrity refused for it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from depbot.agent.ledger import Ledger, SearchFact
+from depbot.records.accounting import Accounting, ItemAccount, NameAccount
+from depbot.records.update import Update
+
+_IDENT = "A-Za-z0-9_$"
+
+
+def leaves(symbol: str) -> set[str]:
+    """The names a symbol appears under in code: itself and its last component."""
+    s = str(symbol).strip().strip("`'\"()[] ")
+    return {x for x in (s, re.split(r"[./:#]", s)[-1]) if len(x) >= 2}
+
+
+def names_in(text: str, names: set[str]) -> bool:
+    """Whether ``text`` holds one of ``names`` as a whole identifier."""
+    return any(re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text) for n in names)
+
+
+def searches_for_terms(terms: list[str], searches: list[SearchFact]) -> list[SearchFact]:
+    """The searches that looked for one of ``terms`` (by any of the names it appears under)."""
+    wanted = set().union(*(leaves(t) for t in terms)) if terms else set()
+    return [
+        s
+        for s in searches
+        if s.tool != "where_imported" and (leaves(s.text) & wanted or names_in(s.text, wanted))
+    ]
+
+
+def _basis(pkg: str, ledger: Ledger) -> str:
+    notes = bool((ledger.changelog(pkg) or {}).get("found"))
+    diff = pkg in ledger.api_fates
+    return {(True, True): "notes+api-diff", (True, False): "notes",
+            (False, True): "api-diff"}.get((notes, diff), "none")  # fmt: skip
+
+
+def _not_imported(pkg: str, searches: list[SearchFact]) -> bool:
+    return any(s.tool == "where_imported" and s.package == pkg and s.hits == 0 for s in searches)
+
+
+def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
+    version, text = str(entry.get("version", "")), str(entry.get("text", ""))
+    terms = [str(t) for t in entry.get("terms", [])]
+    if entry.get("category") == "runtime":
+        return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
+    if not terms:
+        return ItemAccount(version, text, "no-api", (), why="names no API this code could call")
+    if absent:
+        return ItemAccount(version, text, "searched", tuple(terms), 0,
+                           why="the package is not imported anywhere")  # fmt: skip
+    found = searches_for_terms(terms, searches)
+    if not found:
+        return ItemAccount(version, text, "not-searched", tuple(terms))
+    return ItemAccount(version, text, "searched", tuple(terms), sum(s.hits for s in found))
+
+
+def account(update: Update, ledger: Ledger) -> Accounting:
+    pkg = update.package.lower()
+    searches = ledger.searches_for(pkg)
+    absent = _not_imported(pkg, searches)
+    entries = (ledger.changelog(pkg) or {}).get("items") or []
+    items = tuple(_item(e, searches, absent) for e in entries)
+    fates = ledger.api_fates.get(pkg)
+    names = tuple(
+        NameAccount(f.name, f.fate, f.detail[:200], f.place) for f in (fates.fates if fates else ())
+    )
+    return Accounting(_basis(pkg, ledger), items, names, tuple(ledger.refused.get(pkg, ())))

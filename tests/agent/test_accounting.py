@@ -1,0 +1,68 @@
+"""The accounting of an update, read off a ledger: basis, items' dispositions, names' fates."""
+
+from __future__ import annotations
+
+from depbot.agent.accounting import account
+from depbot.agent.ledger import Ledger, SearchFact
+from depbot.apidiff.fates import Fate, Fates
+from depbot.records.update import Update
+from depbot.records.verdict import Verdict
+
+LIB = Update("pip", "Lib", "1.4.0", "2.0.0")
+
+
+def _notes(ledger: Ledger, items: list[dict]) -> None:
+    ledger.record_changelog("Lib", {"found": True, "items": items, "candidates": []})
+
+
+def test_each_item_searched_set_aside_as_naming_no_api_or_left_open():
+    ledger = Ledger()
+    _notes(ledger, [
+        {"version": "2.0.0", "text": "`load()` now requires `Loader`", "category": "breaking",
+         "terms": ["lib.load"]},
+        {"version": "2.0.0", "text": "Python 3.7 is no longer supported", "category": "runtime",
+         "terms": []},
+        {"version": "1.9.0", "text": "`dump_all` was removed", "category": "breaking",
+         "terms": ["lib.dump_all"]},
+        {"version": "2.0.0", "text": "floats resolve differently", "category": "breaking",
+         "terms": []},
+    ])  # fmt: skip
+    ledger.record_search(SearchFact("search_symbol", "lib", "lib.load", 3))
+    ledger.record_search(SearchFact("search_code", "", "unrelated", 9))
+    got = account(LIB, ledger)
+    assert got.basis == "notes"
+    assert [(i.disposition, i.hits, i.why) for i in got.items] == [
+        ("searched", 3, ""),
+        ("no-api", 0, "runtime support or build change"),
+        ("not-searched", 0, ""),
+        ("no-api", 0, "names no API this code could call"),
+    ]
+    assert [i.text for i in got.open_items] == ["`dump_all` was removed"]
+    assert got.items_line() == "4 breaking item(s): 1 searched, 2 no-api, 1 not-searched"
+
+
+def test_a_package_not_imported_disposes_of_every_named_item():
+    ledger = Ledger()
+    _notes(ledger, [{"version": "2.0.0", "text": "x gone", "category": "breaking",
+                     "terms": ["lib.x"]}])  # fmt: skip
+    ledger.record_search(SearchFact("where_imported", "lib", "Lib", 0))
+    item = account(LIB, ledger).items[0]
+    assert (item.disposition, item.why) == ("searched", "the package is not imported anywhere")
+
+
+def test_basis_names_and_refusals_reach_the_report_and_the_journal():
+    ledger = Ledger()
+    fates = Fates((Fate("lib.load", "changed", "lib.load", "param", "a.py:3"),
+                   Fate("lib.magic", "unresolved", "", "not in the old release", "a.py:4")))  # fmt: skip
+    ledger.record_api_diff("Lib", had=False, fates=fates)
+    ledger.refuse("Lib", "not_affected: the notes say what breaks")
+    got = account(LIB, ledger)
+    assert (got.basis, got.names_line()) == ("api-diff", "1 of 2 used name(s) resolved")
+    verdict = Verdict(LIB, "unknown", "the diff cannot see lib.magic", accounting=got)
+    entry = verdict.to_report()
+    assert entry["basis"] == "api-diff"
+    assert entry["accounting"]["names_resolved"] == 1
+    assert entry["accounting"]["refused"] == ["not_affected: the notes say what breaks"]
+    again = Verdict.from_journal(verdict.to_journal())
+    assert again.accounting == got
+    assert Verdict(LIB, "unknown", "r").to_report()["basis"] == "none"
