@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from depbot.records.api import ApiChange, ApiDiff, UsedName
 
 FATES = ("present", "changed", "removed", "moved", "deprecated", "unresolved")
-_CONTAINERS = ("module", "class")
+_CONTAINERS = ("module", "class", "cjs")
 _GONE = ("removed", "export_removed", "default_removed", "subpath_closed")
 
 
@@ -74,7 +74,11 @@ def _find(name: str, old: dict[str, str]) -> tuple[str, str]:
             return "", "no file of the old release shows what this entry point exports"
         return name, ""
     if ":" in name:  # npm: `module:export`
-        module = name.split(":", 1)[0]
+        module, _, export = name.partition(":")
+        if export.startswith("default."):  # a member of the default export
+            if old.get(module) == "cjs":  # `module.exports`: its members are the exports
+                return _find(f"{module}:{export[len('default.') :]}", old)
+            return _find(f"{module}:default", old)  # an ES default: a value's member
         if module not in old:
             return "", "no such entry point in the old release"
         if old[module] == "opaque":
@@ -111,7 +115,7 @@ def _change_at(found: str, kind: str, changes: list[ApiChange]) -> ApiChange | N
             return c  # (those two are about one of the module's exports, not the module)
         elif found.startswith(c.path + ".") and c.kind == "removed":
             return c
-    if kind != "module" and not export:
+    if kind not in ("module", "cjs") and not export:
         return next((c for c in changes if c.path.startswith(found + ".")), None)
     return None
 

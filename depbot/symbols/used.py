@@ -89,9 +89,10 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
             if imported not in ("*", "default"):
                 _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)
                 continue
+            prefix = module
             if imported == "default" and site.style != "require":
                 _add(out, f"{module}:default", site.path, site.line, "import", site.col)
-                continue  # an ES default export's members are not the module's names
+                prefix = f"{module}:default"  # its members: `pkg:default.x` (fates.py)
             if not re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 continue
             text = texts.get(site.path, "")
@@ -101,5 +102,6 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                     continue  # a comment names it: not a use
                 line = text.count("\n", 0, m.start()) + 1
                 col = m.start() - start + 1
-                _add(out, f"{module}:{m.group(1)}", site.path, line, "member", col)
+                name = f"{prefix}.{m.group(1)}" if prefix != module else f"{module}:{m.group(1)}"
+                _add(out, name, site.path, line, "member", col)
     return _with_text(out, texts)

@@ -83,3 +83,19 @@ def test_a_model_that_lists_no_names_resolves_none(tmp_path: Path):
     diff = diff_releases("npm", tmp_path / "missing-old", tmp_path / "missing-new")
     accounting = fates(diff, [UsedName("lib:x", "a.js", 1)])
     assert [f.fate for f in accounting.fates] == ["unresolved"]
+
+
+def test_members_of_a_default_import_are_exports_only_of_a_commonjs_package(tmp_path: Path):
+    cjs = _npm(tmp_path / "cjs1", "3.0.0", {"index.js":
+        "module.exports = helmet;\nhelmet.noCache = noCache;\nhelmet.frame = frame;\n"})  # fmt: skip
+    cjs2 = _npm(tmp_path / "cjs2", "4.0.0", {"index.js":
+        "module.exports = helmet;\nhelmet.frame = frame;\n"})  # fmt: skip
+    diff = diff_releases("npm", cjs, cjs2)
+    assert _fates(diff, ["lib:default.noCache", "lib:default.frame"]) == {
+        "lib:default.noCache": "removed", "lib:default.frame": "present"}  # fmt: skip
+    esm = _npm(tmp_path / "esm1", "1.0.0", {"index.mjs": "export default {a: 1};\n"},
+               type="module", exports="./index.mjs")  # fmt: skip
+    esm2 = _npm(tmp_path / "esm2", "2.0.0", {"index.mjs": "export default {b: 1};\n"},
+                type="module", exports="./index.mjs")  # fmt: skip
+    diff = diff_releases("npm", esm, esm2)
+    assert _fates(diff, ["lib:default.a"]) == {"lib:default.a": "present"}  # the value's fate

@@ -47,6 +47,7 @@ def test_javascript_named_default_and_members_of_a_required_module(tmp_path: Pat
         "helmet": "src/a.js:1 import",
         "helmet:noCache": "src/a.js:3 member",
         "helmet:hpkp": "src/a.js:4 member",
-        "helmet:default": "src/b.mjs:1 import",  # an ES default's members are not exports
+        "helmet:default": "src/b.mjs:1 import",
+        "helmet:default.other": "src/b.mjs:2 member",  # module.exports' member if CommonJS
         "helmet:frameguard": "src/b.mjs:1 import",
     }

@@ -183,6 +183,22 @@ def test_names_an_old_module_getattr_served_and_the_new_one_lacks_are_removed(tm
     assert removed == {"imgkit.image.SMOOTH", "imgkit.image.SHARP"}  # not messages, not KIND
 
 
+def test_a_name_getattr_only_raises_for_is_removed_not_served(tmp_path):
+    old = _write(tmp_path / "old", {
+        "datakit/__init__.py": "def load_city(): ...\ndef load_sea(): ...\n",
+    })  # fmt: skip
+    new = _write(tmp_path / "new", {
+        "datakit/__init__.py": "def load_sea(): ...\n\n\ndef __getattr__(name):\n"
+                               "    if name == 'load_city':\n"
+                               "        msg = 'load_city was removed in 2.0: ethical problems'\n"
+                               "        raise ImportError(msg)\n"
+                               "    raise AttributeError(name)\n",
+    })  # fmt: skip
+    diff = diff_releases("pip", old, new)
+    assert [(c.kind, c.path) for c in diff.changes] == [("removed", "datakit.load_city")]
+    assert [d.path for d in diff.deprecated] == []  # a removal stub is no lazy name
+
+
 def test_a_class_served_from_its_new_place_by_getattr_is_compared_there(tmp_path):
     old = _write(tmp_path / "old", {
         "ormkit/__init__.py": "class BaseQuery:\n"

@@ -3,12 +3,14 @@
 ``pkg`` and ``pkg/<sub>`` are modules (every subpath a ``require`` or ``import`` reaches);
 ``pkg:<name>`` / ``pkg/<sub>:<name>`` the names each exports (``default`` among them). An
 entry point whose exports no file of the release shows is listed as a module only, with
-``opaque`` as its kind: a used name under it cannot be looked up.
+``opaque`` as its kind: a used name under it cannot be looked up. A root entry that
+``require`` loads (CommonJS) is ``cjs``: its default import is ``module.exports``, whose
+members are the names it exports.
 """
 
 from __future__ import annotations
 
-from depbot.ecosystems.npm.api.model import NpmPackage, deep_paths, subpath_names
+from depbot.ecosystems.npm.api.model import NpmPackage, deep_paths, requirable, subpath_names
 
 MAX_SUBPATHS = 200
 
@@ -20,6 +22,8 @@ def npm_surface(package: NpmPackage, name: str) -> dict[str, str]:
         path = name if subpath == "." else f"{name}/{subpath[2:]}"
         names = subpath_names(package, subpath)
         out[path] = "module" if names is not None else "opaque"
+        if subpath == "." and names is not None and requirable(package):
+            out[path] = "cjs"
         for exported in sorted(names or ()):
             out[f"{path}:{exported}"] = "export"
     return out

@@ -90,7 +90,39 @@ def served_names(function: ast.FunctionDef | ast.AsyncFunctionDef, module: ast.M
             and _is(node.args[0], param)
         ):
             names |= table(node.func.value)
-    return names
+    return names - removal_stubs(function, module)
+
+
+def _only_raises(body: list[ast.stmt]) -> bool:
+    """A branch that ends in ``raise`` and returns nothing: a removal stub, not a lazy name."""
+    returns = any(isinstance(n, ast.Return) for st in body for n in ast.walk(st))
+    return bool(body) and isinstance(body[-1], ast.Raise) and not returns
+
+
+def removal_stubs(function: ast.FunctionDef | ast.AsyncFunctionDef, module: ast.Module) -> set[str]:
+    """Names ``__getattr__`` only raises for (``if name == "gone": raise ImportError(...)``):
+    a release that answers an old name with an error has removed it."""
+    if not function.args.args:
+        return set()
+    param = function.args.args[0].arg
+    tables = {**_tables(module.body), **_tables(function.body)}
+    stubs: set[str] = set()
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)):
+            continue
+        test = node.test
+        if len(test.ops) != 1 or not _only_raises(node.body):
+            continue
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, ast.Eq) and (_is(left, param) or _is(right, param)):
+            stubs |= _strings(right if _is(left, param) else left)
+        elif isinstance(op, ast.In) and _is(left, param):
+            stubs |= (
+                _strings(tables[right.id])
+                if isinstance(right, ast.Name) and (right.id in tables)
+                else _strings(right)
+            )
+    return stubs
 
 
 def served_targets(
@@ -137,6 +169,16 @@ def _getattrs(root: Path, files: list[Path]) -> Iterator[tuple[str, ast.Function
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
                 yield module_name(root, file), node, tree
+
+
+def lazy_stubs(root: Path, files: list[Path]) -> dict[str, set[str]]:
+    """Dotted module → the names its ``__getattr__`` only raises for (``removal_stubs``)."""
+    found: dict[str, set[str]] = {}
+    for module, function, tree in _getattrs(root, files):
+        names = removal_stubs(function, tree)
+        if names:
+            found.setdefault(module, set()).update(names)
+    return found
 
 
 def lazy_targets(root: Path, files: list[Path]) -> dict[str, dict[str, str]]:

@@ -19,7 +19,7 @@ import griffe
 
 from depbot.core import pyast
 from depbot.ecosystems.pip.api.deprecations import scan_files
-from depbot.ecosystems.pip.api.lazy import lazy_served, lazy_targets
+from depbot.ecosystems.pip.api.lazy import lazy_served, lazy_stubs, lazy_targets
 from depbot.ecosystems.pip.api.moved import moved_breakages, vanished_names, walk_modules
 from depbot.ecosystems.pip.api.surface import add_lazy, surface
 from depbot.records.api import ApiChange, Deprecation
@@ -251,6 +251,8 @@ def python_changes(
     old_lazy = lazy_served(old_root, old_files)
     for module, names in lazy_served(new_root, new_files).items():  # tables at module level
         lazy.setdefault(module, set()).update(names)
+    for module, names in lazy_stubs(new_root, new_files).items():  # it raises: a removal
+        lazy[module] = lazy.get(module, set()) - names
     served = lazy_targets(new_root, new_files)
     if len(old_files) != len(python_files(old_root, old_tops)) or len(new_files) != len(
         python_files(new_root, new_tops)
