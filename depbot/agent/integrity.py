@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from depbot.agent.accounting import account
 from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.core.fence import strip_invisible
 from depbot.records.update import Update
@@ -226,6 +227,12 @@ def _check_coverage(
     if not missing:
         return reason
     shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
+    if clean_api_diff(update.package.lower(), ledger) and update.update_type == "major":
+        raise Rejected(
+            f"the notes of {shown} were not found, and a clean api_diff cannot show what a "
+            "major changes in behaviour (a call that now throws, an option required at run "
+            "time): conclude unknown, naming the releases whose notes are missing"
+        )
     if clean_api_diff(update.package.lower(), ledger):
         if _SAYS_MISSING.search(reason):
             return reason
@@ -350,7 +357,42 @@ def _check_not_affected(
             "not_affected, or conclude unknown"
         )
     _check_shaped(update, ledger)
+    _check_items(update, ledger)
+    _check_strong_hits(update, changelog, ledger)
     return reason
+
+
+def _check_items(update: Update, ledger: Ledger) -> None:
+    """Every breaking item that names something this code could use was searched for: a
+    search that stopped before the end (a cap, a budget) leaves the update unknown."""
+    left = account(update, ledger).open_items
+    if left:
+        shown = "; ".join(f"{i.version}: {', '.join(i.terms[:3])}" for i in left[:5])
+        more = f" and {len(left) - 5} more" if len(left) > 5 else ""
+        raise Rejected(
+            f"{len(left)} breaking item(s) of the notes of {update.package} were never searched "
+            f"for ({shown}{more}); search them, or conclude unknown naming what was left"
+        )
+
+
+def _check_strong_hits(update: Update, changelog: dict[str, Any] | None, ledger: Ledger) -> None:
+    """No strong use of what the notes say breaks stands against a ``not_affected``."""
+    pkg = update.package.lower()
+    named: set[str] = set()
+    for entry in (changelog or {}).get("items") or []:
+        named.update(str(t) for t in entry.get("breaks", []))
+    strong = [
+        h for h in ledger.hits.values()
+        if h.evidence == "strong" and h.context == "code" and h.tool == "search_symbol"
+        and any(p == pkg and s in named for p, s in ledger.hit_tags.get(h.id, ()))
+    ]  # fmt: skip
+    if strong:
+        where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in strong[:4])
+        raise Rejected(
+            f"{len(strong)} strong use(s) of what the notes of {update.package} say breaks "
+            f"stand ({where}): conclude affected citing them, or unknown saying why they "
+            "are not uses"
+        )
 
 
 def check_conclusion(args: dict[str, Any], *, update: Update, ledger: Ledger) -> Verdict:

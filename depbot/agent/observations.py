@@ -234,6 +234,24 @@ def changelog_observation(
     return Observation(out, compact, cid, len(sections))
 
 
+# candidate kinds whose strong use is a break (a behaviour change breaks only some uses)
+BREAKS = (
+    "name",
+    "parameter",
+    "required_arg",
+    "positional",
+    "signature",
+    "literal_arg",
+    "module",
+    "default_import",
+    "subpath",
+    "module_path",
+    "config_key",
+    "async",
+    "config_file",
+)
+
+
 def changelog_summary(
     result: ChangelogResult, body: dict[str, Any], read: list[ReadSection] | None = None
 ) -> dict[str, Any]:
@@ -243,7 +261,8 @@ def changelog_summary(
     named = [c["symbol"] for e in entries for c in e.get("candidates", [])]
     items = [
         {"version": r.section.version, "text": strip_invisible(it.text)[:240],
-         "category": it.category, "terms": list(dict.fromkeys(c.symbol for c in it.candidates))}
+         "category": it.category, "terms": list(dict.fromkeys(c.symbol for c in it.candidates)),
+         "breaks": list(dict.fromkeys(c.symbol for c in it.candidates if c.kind in BREAKS))}
         for r in read or [] for it in r.items if it.category in ("breaking", "runtime")
     ]  # fmt: skip
     return {

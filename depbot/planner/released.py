@@ -125,6 +125,14 @@ def covered(st: State, base: Conclusion) -> Conclusion:
     if base.verdict == "affected" or st.rejections or not missing:
         return base
     u, names = st.update, ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+    if st.api is not None and _clean(st.api) and u.update_type == "major":
+        return Conclusion(u.package, "unknown",
+                          f"the notes of {names} were not found (tried: {_tried(st)}); the "
+                          f"released code of both versions was compared and its "
+                          f"{st.api.changes_in_diff} API change(s) touch no use here, but what a "
+                          "major changes in behaviour (a call that now throws, an option now "
+                          "required at run time) does not show in its API: what "
+                          f"{u.frm} → {u.to} breaks is not known"[:600])  # fmt: skip
     if st.api is not None and _clean(st.api):
         head = (
             f"the notes of {names} were not found; the released code of both versions was compared"

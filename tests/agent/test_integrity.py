@@ -3,7 +3,7 @@
 import pytest
 
 from depbot.agent.integrity import Rejected, check_conclusion
-from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
+from depbot.agent.ledger import ApiFact, HitFact, Ledger, SearchFact, SectionFact
 from depbot.records.update import Update
 
 MAJOR = Update("pip", "oldlib", "1.5.0", "2.0.0")
@@ -127,13 +127,25 @@ def test_not_affected_with_a_missing_major_is_rejected_naming_it():
     assert check_conclusion(CALM, update=BIG, ledger=covered([])).reason == CALM["reason"]
 
 
-def test_a_clean_api_diff_backs_not_affected_and_the_reason_says_the_notes_were_missing():
-    v = check_conclusion(CALM, update=BIG, ledger=covered(["2.0.0"], diff=True))
-    assert v.verdict == "not_affected"
-    assert v.reason.startswith(CALM["reason"]) and "notes of 2.0.0 were missing" in v.reason
-    said = {**CALM, "reason": "notes of 2.0.0 missing; the released code changes nothing used"}
+def test_a_clean_api_diff_backs_no_not_affected_for_a_major_whose_notes_are_missing():
+    # what a major changes in behaviour (a call that now throws) does not show in its API
+    with pytest.raises(Rejected, match="notes of 2.0.0 were not found.*conclude unknown"):
+        check_conclusion(CALM, update=BIG, ledger=covered(["2.0.0"], diff=True))
     assert (
-        check_conclusion(said, update=BIG, ledger=covered(["2.0.0"], diff=True)).reason
+        check_conclusion(
+            {**CALM, "verdict": "unknown"}, update=BIG, ledger=covered(["2.0.0"], diff=True)
+        ).verdict
+        == "unknown"
+    )
+
+
+def test_a_clean_api_diff_backs_not_affected_of_a_minor_and_the_reason_says_the_notes_were_missing():
+    v = check_conclusion(CALM, update=MINOR, ledger=covered(["1.6.0"], diff=True))
+    assert v.verdict == "not_affected"
+    assert v.reason.startswith(CALM["reason"]) and "notes of 1.6.0 were missing" in v.reason
+    said = {**CALM, "reason": "notes of 1.6.0 missing; the released code changes nothing used"}
+    assert (
+        check_conclusion(said, update=MINOR, ledger=covered(["1.6.0"], diff=True)).reason
         == (said["reason"])
     )
 
@@ -165,3 +177,51 @@ def test_not_affected_is_refused_while_calls_with_the_broken_shape_are_untyped()
     assert check_conclusion(conclusion, update=MAJOR, ledger=other).verdict == "not_affected"
     unknown = {**conclusion, "verdict": "unknown", "reason": "h7 may be a Query"}
     assert check_conclusion(unknown, update=MAJOR, ledger=led).verdict == "unknown"
+
+
+def _noted(items: list[dict]) -> Ledger:
+    led = covered([])
+    summary = led.changelog("oldlib")
+    led.record_changelog("oldlib", {**summary, "items": items,
+                                    "candidates": [t for i in items for t in i["terms"]]})  # fmt: skip
+    return led
+
+
+ITEMS = [
+    {"version": "3.0.0", "text": "`load()` requires `Loader`", "category": "breaking",
+     "terms": ["oldlib.load"], "breaks": ["oldlib.load"]},
+    {"version": "2.0.0", "text": "`dump_all` removed", "category": "breaking",
+     "terms": ["oldlib.dump_all"], "breaks": ["oldlib.dump_all"]},
+    {"version": "3.0.0", "text": "`check()` is stricter", "category": "breaking",
+     "terms": ["oldlib.check"], "breaks": []},
+]  # fmt: skip
+
+
+def test_not_affected_needs_every_breaking_item_searched_not_only_one():
+    led = _noted(ITEMS)
+    led.record_search(SearchFact("search_symbol", "oldlib", "oldlib.load", 0))
+    with pytest.raises(
+        Rejected, match=r"2 breaking item\(s\).*never searched.*2.0.0: oldlib.dump_all"
+    ):
+        check_conclusion(CALM, update=BIG, ledger=led)
+    led.record_search(SearchFact("search_symbol", "oldlib", "oldlib.dump_all", 0))
+    led.record_search(SearchFact("search_symbol", "oldlib", "oldlib.check", 1))
+    assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"
+
+
+def _hit(led: Ledger, hid: str, symbol: str, evidence: str = "strong") -> None:
+    led.add_hit(HitFact(hid, "app.py", 3, 1, "oldlib.dump_all(x)", "code", evidence, "",
+                        "s1", "search_symbol", symbol))  # fmt: skip
+    led.tag_hit(hid, "oldlib", symbol)
+
+
+def test_not_affected_is_refused_while_a_strong_use_of_a_break_stands():
+    led = _noted(ITEMS)
+    for term in ("oldlib.load", "oldlib.dump_all", "oldlib.check"):
+        led.record_search(SearchFact("search_symbol", "oldlib", term, 1))
+    _hit(led, "h1", "oldlib.check")  # a behaviour change: a strong call is not yet a break
+    _hit(led, "h2", "oldlib.load", "weak")
+    assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"
+    _hit(led, "h3", "oldlib.dump_all")
+    with pytest.raises(Rejected, match=r"1 strong use\(s\) .* stand \(h3 app.py:3\)"):
+        check_conclusion(CALM, update=BIG, ledger=led)

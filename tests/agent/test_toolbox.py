@@ -303,3 +303,5 @@ def test_affected_without_a_search_is_rejected():
     )
     assert outcome.guard == "rejected" and body["error"].startswith("conclusion rejected: ")
     assert box.ledger.verdict(OLDLIB.key) is None
+    (refused,) = box.ledger.refused["oldlib"]  # kept for the report's accounting
+    assert refused.startswith("affected: affected needs at least one hit id")
