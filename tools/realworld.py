@@ -11,6 +11,9 @@ format (see the scenarios README) under tests/realworld/built/<name>/:
         <notes path>    each notes file at its repository path, read at its ref
         meta.json       {"repository": "https://github.com/<upstream>", "directory"?: ...}
         dist/<version>/ the `from` and `to` artifacts, trimmed (when dist = true)
+    upstream/<ecosystem>/<also package>/   one per optional [[also]] entry (package,
+        meta.json       versions): another package the registry must serve, e.g. the
+        dist/<version>/ target of an `export *` or an @types/<name>; dist only, trimmed alike
     SOURCES.txt     where everything came from: repos, commits, licenses, URLs, sha256
 
 Mirrors are bare git directories at <mirror root>/<owner>+<name>/repo (made by the
@@ -48,9 +51,10 @@ VERDICTS = ("affected", "not_affected", "unknown")
 NEGATIVES = ("unused", "comment", "test-fixture", "vendored", "shim", "patch")
 REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
 TOP = {"description", "ecosystem", "package", "from", "to", "expect", "files", "symbols",
-       "negative", "client", "upstream"}  # fmt: skip
+       "negative", "client", "upstream", "also"}  # fmt: skip
 CLIENT = {"repo", "commit", "license", "paths", "manifest"}
 UPSTREAM = {"repo", "license", "notes", "directory", "dist"}
+ALSO = {"package", "versions"}
 
 
 @dataclass
@@ -167,6 +171,28 @@ def validate(name: str, data: dict[str, Any], where: str) -> list[str]:
                 errs.append(f"{uw}.notes[{i}]: path {n['path']!r} is repeated or reserved")
             else:
                 seen.add(n["path"])
+    errs += _validate_also(data, where)
+    return errs
+
+
+def _validate_also(data: dict[str, Any], where: str) -> list[str]:
+    """``[[also]]``: other packages of the same ecosystem the registry serves, dist only."""
+    also, errs = data.get("also", []), []
+    if not isinstance(also, list):
+        return [f"{where}: also: must be a list of {{ package = ..., versions = [...] }}"]
+    seen = {str(data.get("package", "")).lower()}
+    for i, a in enumerate(also, 1):
+        aw = f"{where}: also[{i}]"
+        if not isinstance(a, dict):
+            errs.append(f"{aw}: must be {{ package = ..., versions = [...] }}")
+            continue
+        errs += [f"{aw}.{k}: unknown key (known: package, versions)" for k in sorted(set(a) - ALSO)]
+        name = _str(a, "package", aw, errs)
+        if name and (name.lower() in seen or not _rel(name) or name.count("/") > 1):
+            errs.append(f"{aw}.package: {name!r} is repeated, the case's own package or not a name")
+        seen.add(name.lower())
+        if not _strs(a, "versions", aw, errs):
+            errs.append(f"{aw}.versions: at least one version is required")
     return errs
 
 
@@ -291,6 +317,19 @@ def _assemble(
             src.append(
                 f"artifact {version}: {art.url} sha256={art.sha256} ({len(art.files)} files kept)"
             )
+    for a in d.get("also", []):  # dist-only folders: no notes, the versions named in meta.json
+        also_dir = tmp / "upstream" / eco / a["package"]
+        _write(also_dir / "meta.json", (json.dumps({"versions": a["versions"]}) + "\n").encode())
+        fetch = dist.pip_artifact if eco == "pip" else dist.npm_artifact
+        for version in dict.fromkeys(a["versions"]):
+            try:
+                art = fetch(a["package"], version, downloads)
+            except (dist.DistError, OSError, ValueError) as exc:
+                return f"artifact {a['package']} {version}: {exc}"
+            for rel, body in sorted(art.files.items()):
+                _write(also_dir / "dist" / version / rel, body)
+            src.append(f"also {a['package']} {version}: {art.url} sha256={art.sha256} "
+                       f"({len(art.files)} files kept)")  # fmt: skip
     (tmp / "scenario.toml").write_text(scenario_toml(spec), encoding="utf-8")
     (tmp / "SOURCES.txt").write_text("\n".join(src) + "\n", encoding="utf-8")
     return ""

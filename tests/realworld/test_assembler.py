@@ -138,3 +138,39 @@ def test_artifacts_are_trimmed_as_the_readme_says():
             info.size = 1
             tf.addfile(info, io.BytesIO(b"x"))
     assert sorted(dist.trim_npm(buf.getvalue())) == ["LICENSE", "index.d.ts", "package.json"]
+
+
+def test_also_packages_are_built_as_dist_only_folders(tmp_path: Path, monkeypatch, capsys):
+    tool = load_tool()
+    mirrors = tmp_path / "mirrors"
+    mirrors.mkdir()
+    commit = _mirror(mirrors, "acme/client", {"app/cfg.py": "import yaml\n",
+                                              "requirements.txt": "PyYAML>=5\n"})  # fmt: skip
+    _mirror(mirrors, "yaml/pyyaml", {"docs/CHANGES.rst": "6.0\n* Loader required\n"}, "6.0.1")
+    asked = []
+
+    def fake_pip(package: str, version: str, cache: Path):
+        asked.append((package, version))
+        files = {f"{package.lower()}/__init__.py": f"V = {version!r}\n".encode()}
+        return tool.dist.Artifact(
+            version, f"https://x/{package}-{version}.whl", "f", "0" * 64, files
+        )
+
+    monkeypatch.setattr(tool.dist, "pip_artifact", fake_pip)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    spec = SPEC.format(commit=commit) + (
+        '\n[[also]]\npackage = "types-PyYAML"\nversions = ["5.4.0", "6.0.0"]\n'
+    )
+    (cases / "pip-pyyaml-x.toml").write_text(spec)
+    out = tmp_path / "built"
+    argv = ["build", "--cases", str(cases), "--mirror", str(mirrors), "--out", str(out),
+            "--downloads", str(tmp_path / "dl")]  # fmt: skip
+    assert tool.main(argv) == 0, capsys.readouterr().out
+    assert asked == [("types-PyYAML", "5.4.0"), ("types-PyYAML", "6.0.0")]  # dist = false
+    also = out / "pip-pyyaml-x" / "upstream" / "pip" / "types-PyYAML"
+    files = sorted(str(p.relative_to(also)) for p in also.rglob("*") if p.is_file())
+    assert files == ["dist/5.4.0/types-pyyaml/__init__.py", "dist/6.0.0/types-pyyaml/__init__.py",
+                     "meta.json"]  # fmt: skip
+    assert json.loads((also / "meta.json").read_text()) == {"versions": ["5.4.0", "6.0.0"]}
+    assert "also types-PyYAML 6.0.0" in (out / "pip-pyyaml-x" / "SOURCES.txt").read_text()

@@ -48,3 +48,24 @@ def test_a_bad_spec_gets_one_line_per_field(tmp_path):
 def test_the_corpus_meets_the_issue_targets():
     c = load_tool().counts(load_tool().load_specs(CORPUS / "cases")[0])
     assert all(c[k] >= n for k, n in TARGETS.items()), (c, TARGETS)
+
+
+def test_also_entries_are_validated(tmp_path):
+    tool = load_tool()
+    base = {"description": "x", "ecosystem": "npm", "package": "a", "from": "1.0.0",
+            "to": "2.0.0", "expect": "not_affected",
+            "client": {"repo": "o/c", "commit": "a" * 40, "license": "MIT",
+                       "paths": ["package.json"], "manifest": "package.json"},
+            "upstream": {"repo": "o/a", "license": "MIT"}}  # fmt: skip
+    ok = {**base, "also": [{"package": "@types/a", "versions": ["1.0.0"]}]}
+    assert tool.validate("npm-a-x", ok, "w") == []
+    bad = {**base, "also": [{"package": "a", "versions": []}, {"package": "b", "v": ["1"]},
+                            {"package": "../b", "versions": ["1"]}]}  # fmt: skip
+    errs = tool.validate("npm-a-x", bad, "w")
+    assert any(e.startswith("w: also[1].package") for e in errs), errs
+    assert any(e.startswith("w: also[1].versions") for e in errs), errs
+    assert any(e.startswith("w: also[2].v: unknown key") for e in errs), errs
+    assert any(e.startswith("w: also[3].package") for e in errs), errs
+    assert tool.validate("npm-a-x", {**base, "also": "x"}, "w") == [
+        "w: also: must be a list of { package = ..., versions = [...] }"
+    ]
