@@ -359,7 +359,24 @@ def _check_not_affected(
     _check_shaped(update, ledger)
     _check_items(update, ledger)
     _check_strong_hits(update, changelog, ledger)
+    _check_silent_and_blind(update, changelog, ledger)
     return reason
+
+
+def _check_silent_and_blind(
+    update: Update, changelog: dict[str, Any] | None, ledger: Ledger
+) -> None:
+    """Notes that name no breaking item do not vouch for the names a diff could not see."""
+    fates = ledger.api_fates.get(update.package.lower())
+    if fates is None or fates.complete or not update.may_break:
+        return
+    items = (changelog or {}).get("items") or []
+    if any(i.get("category") == "breaking" for i in items):
+        return  # the notes say what breaks: their items are the accounting
+    raise Rejected(
+        f"the notes of {update.package} name no breaking change and api_diff could not see "
+        f"what this code uses ({fates.summary()}): conclude unknown naming those names"
+    )
 
 
 def _check_items(update: Update, ledger: Ledger) -> None:

@@ -257,14 +257,19 @@ class ApiResult:
     incomplete: bool = False  # part of the code was not compared
     changes_in_diff: int = 0
     findings: tuple[Finding, ...] = ()
+    names_total: int = 0  # the names this code takes from the package
+    names_resolved: int = 0  # of those, the ones found in the old release's API
 
     @classmethod
     def read(cls, d: JSON) -> ApiResult:
+        used = d.get("used_names") or {}
         return cls(
             bool(d.get("compared")),
             bool(d.get("incomplete")),
             d.get("changes_in_diff", 0),
             tuple(Finding.read(f) for f in d.get("findings") or []),
+            int(used.get("total", 0)),
+            int(used.get("resolved", 0)),
         )
 
 

@@ -71,10 +71,27 @@ def with_api(st: State, base: Conclusion) -> Conclusion:
         return Conclusion(u.package, "unknown",
                           f"the notes of {missing} are missing and the released code could not "
                           "be compared; what those versions break is not known")  # fmt: skip
+    if base.verdict == "not_affected" and _silent_and_blind(st):
+        assert api is not None
+        return Conclusion(u.package, "unknown",
+                          f"the notes of {u.frm} → {u.to} name no breaking change, and the "
+                          f"released code's diff cannot see {api.names_total - api.names_resolved} "
+                          f"of the {api.names_total} name(s) this code takes from {u.package}: "
+                          "nothing looked at them, so what the update breaks here is not known"
+                          [:600])  # fmt: skip
     if api is not None and compared:
         base = replace(base, reason=f"{base.reason}; the released code's {api.changes_in_diff} "
                                     "API change(s) touch no strong use here"[:600])  # fmt: skip
     return base
+
+
+def _silent_and_blind(st: State) -> bool:
+    """An update that may break, whose notes name no breaking item, and whose diff could not
+    find some used names in the old release: neither source looked at those names."""
+    api, cl = st.api, st.changelog
+    if api is None or not api.compared or not st.update.may_break or cl is None:
+        return False
+    return not cl.breaking and api.names_resolved < api.names_total
 
 
 def _released_break(u: UpdateEntry, strong: list[tuple[Finding, list[str]]]) -> Conclusion:

@@ -225,3 +225,18 @@ def test_not_affected_is_refused_while_a_strong_use_of_a_break_stands():
     _hit(led, "h3", "oldlib.dump_all")
     with pytest.raises(Rejected, match=r"1 strong use\(s\) .* stand \(h3 app.py:3\)"):
         check_conclusion(CALM, update=BIG, ledger=led)
+
+
+def test_notes_naming_no_break_do_not_vouch_for_names_a_diff_could_not_see():
+    from depbot.apidiff.fates import Fate, Fates
+
+    zero = Update("npm", "oldlib", "0.5.3", "0.6.0")
+    led = Ledger()
+    cov = {"needed": ["0.6.0"], "covered": ["0.6.0"], "missing": []}
+    led.record_changelog("oldlib", {"found": True, "candidates": [], "coverage": cov, "items": []})
+    blind = Fates((Fate("oldlib:use", "unresolved", "", "not exported", "app.js:3"),))
+    led.record_api_diff("oldlib", had=False, fates=blind)
+    with pytest.raises(Rejected, match="name no breaking change and api_diff could not see"):
+        check_conclusion(CALM, update=zero, ledger=led)
+    led.record_api_diff("oldlib", had=True, fates=Fates((Fate("oldlib:use", "present"),)))
+    assert check_conclusion(CALM, update=zero, ledger=led).verdict == "not_affected"

@@ -149,3 +149,15 @@ def test_a_minor_without_notes_is_decided_by_the_released_code():
 def test_an_incomplete_api_diff_is_never_a_clean_one():
     got = notes("oldlib", coverage=COVERAGE, missing_versions=["2.0.0"])
     assert _concluded(BIG, got, {**api(), "incomplete": True})["verdict"] == "unknown"
+
+
+def test_notes_naming_no_break_do_not_vouch_for_names_the_diff_could_not_see():
+    zero_minor = Update("npm", "oldlib", "0.5.3", "0.6.0")  # a 0.x minor may break
+    quiet = notes("oldlib", coverage={"needed": ["0.6.0"], "covered": ["0.6.0"], "missing": []})
+    blind = {**api(), "incomplete": True,
+             "used_names": {"resolved": 1, "total": 5, "fates": {"present": 1, "unresolved": 4}}}  # fmt: skip
+    args = _concluded(zero_minor, quiet, blind)
+    assert args["verdict"] == "unknown"
+    assert "cannot see 4 of the 5 name(s) this code takes from oldlib" in args["reason"]
+    seen = {**api(), "used_names": {"resolved": 5, "total": 5, "fates": {"present": 5}}}
+    assert _concluded(zero_minor, quiet, seen)["verdict"] == "not_affected"
