@@ -108,14 +108,21 @@ def from_code(bc: BreakingChange) -> bool:
     return re.fullmatch(r"a\d+", bc.section_ref) is not None
 
 
-def _code_evidence(seen: list[BreakingChange], *, notes_say_it: bool) -> str:
-    """The API diff's findings: confirming the notes, or the only source of the break."""
-    head = (
-        "**Seen in the released code too** (the API of both versions compared):"
-        if notes_say_it
-        else "**The release notes do not mention this break**; it was seen by comparing the "
-        "released code of both versions:"
-    )
+def _code_evidence(seen: list[BreakingChange], *, notes_say_it: bool, notes_read: bool) -> str:
+    """The API diff's findings: confirming the notes, or the only source of the break (and
+    "the notes do not mention it" only when the notes were read)."""
+    if notes_say_it:
+        head = "**Seen in the released code too** (the API of both versions compared):"
+    elif notes_read:
+        head = (
+            "**The release notes do not mention this break**; it was seen by comparing the "
+            "released code of both versions:"
+        )
+    else:
+        head = (
+            "**The release notes could not be read in this run**; the break was seen by "
+            "comparing the released code of both versions:"
+        )
     lines = [
         f"- {neutralize_line(bc.summary)} · {code_span(bc.source)}"
         + (f" · {code_span(neutralize_line(bc.quote))}" if bc.quote.strip() else "")
@@ -188,7 +195,8 @@ def _what_broke(verdict: Verdict, quote_cap: int | None) -> tuple[list[str], int
     if not verdict.breaking_changes:
         parts.append("No changelog section was recorded for this update.")
     if seen:
-        parts.append(_code_evidence(seen, notes_say_it=bool(noted)))
+        read = verdict.accounting is None or verdict.accounting.basis.startswith("notes")
+        parts.append(_code_evidence(seen, notes_say_it=bool(noted), notes_read=read))
     return parts, dropped_chars
 
 

@@ -61,7 +61,9 @@ def with_api(st: State, base: Conclusion) -> Conclusion:
         return replace(base, breaking_changes=(base.breaking_changes + extra)[:20],
                        hit_ids=(base.hit_ids + ids)[:MAX_HITS_CITED])  # fmt: skip
     if strong:
-        return _released_break(u, strong)
+        return _released_break(
+            u, strong, notes_read=st.changelog is not None and st.changelog.found
+        )
     # notes read, but not for every version of the range, of an update that may break
     # (a result with ``coverage`` is judged by ``covered``: the releases that may break)
     cl = st.changelog or Changelog()
@@ -94,15 +96,18 @@ def _silent_and_blind(st: State) -> bool:
     return not cl.breaking and api.names_resolved < api.names_total
 
 
-def _released_break(u: UpdateEntry, strong: list[tuple[Finding, list[str]]]) -> Conclusion:
-    """``affected`` by a break of the released code that the notes do not mention."""
+def _released_break(
+    u: UpdateEntry, strong: list[tuple[Finding, list[str]]], *, notes_read: bool
+) -> Conclusion:
+    """``affected`` by a break of the released code that the notes do not mention (or that
+    could not be read: then it says so, never that they are silent)."""
     ids = list(dict.fromkeys(i for _, got in strong for i in got))
     what = "; ".join(_api_change(f, u.to).summary for f, _ in strong[:3])
+    notes = "do not mention it" if notes_read else "could not be read"
     return Conclusion(
         u.package,
         "affected",
-        f"the released code shows a break this code uses ({what}); "
-        "the release notes do not mention it"[:600],
+        f"the released code shows a break this code uses ({what}); the release notes {notes}"[:600],
         tuple(_api_change(f, u.to) for f, _ in strong)[:20],
         tuple(ids[:MAX_HITS_CITED]),
         f"Adapt the uses listed to the API of {u.package} {u.to}, then run the tests against it.",

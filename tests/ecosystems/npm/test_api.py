@@ -101,6 +101,20 @@ def test_declarations_export_equals_star_and_default(tmp_path):
     }
 
 
+def test_a_default_export_merged_with_a_namespace_exports_its_members_but_never_stubs(tmp_path):
+    decl = (
+        "declare function shield(o?: object): void;\n"
+        "declare namespace shield {\n    var frame: () => void;\n    var %s\n}\n"
+        "export default shield;\n"
+    )
+    manifest = {"name": "shield", "main": "index.js", "types": "index.d.ts"}
+    old = _package(tmp_path / "old", manifest, {"index.d.ts": decl % "noCache: () => void;"})
+    new = _package(tmp_path / "new", manifest, {"index.d.ts": decl % "noCache: () => never;"})
+    diff = diff_releases("npm", old, new)
+    assert [(c.kind, c.detail) for c in diff.changes] == [("export_removed", "noCache")]
+    assert {"shield:frame", "shield:default"} <= set(diff.new_api)
+
+
 def test_commonjs_exports(tmp_path):
     old = _package(
         tmp_path / "old",

@@ -10,6 +10,7 @@ CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(e
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -90,6 +91,8 @@ def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
             continue
         body = target.child_by_field_name("body")
         for statement in body.named_children if body is not None else []:
+            if _NEVER.search(_text(statement)):
+                continue  # `var gone: () => never`: a stub that only throws is a removal
             inner = (
                 statement.child_by_field_name("declaration")
                 if statement.type == "export_statement"
@@ -97,6 +100,10 @@ def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
             )
             members += _declared_names(inner) if inner is not None else []
     return members
+
+
+# a member typed to return `never` (`var hpkp: () => never;`, `function f(): never;`)
+_NEVER = re.compile(r"(\(\s*\)\s*=>\s*never|\)\s*:\s*never)\s*;?\s*$")
 
 
 def _resolve(base: Path, spec: str, root: Path) -> Path | None:
@@ -115,8 +122,9 @@ def _resolve(base: Path, spec: str, root: Path) -> Path | None:
 def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _Context) -> set[str]:
     tokens = {c.type for c in node.children}
     declaration = node.child_by_field_name("declaration")
-    if "default" in tokens:
-        return {"default"}
+    if "default" in tokens:  # `export default X` with `declare namespace X { … }` beside it:
+        named = [c for c in node.named_children if c.type == "identifier"]  # X's members too
+        return {"default", *(_namespace_members(program, _text(named[0])) if named else [])}
     if "=" in tokens:  # export = X
         named = [c for c in node.named_children if c.type == "identifier"]
         return {"default", *(_namespace_members(program, _text(named[0])) if named else [])}
