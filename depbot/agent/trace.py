@@ -146,6 +146,40 @@ def _record_lines(rec: dict, width: int) -> list[str]:
         out.append(
             f"  [verdict] {rec.get('package')}: {rec.get('verdict')} ({_short(rec.get('reason', ''), 200)})"
         )
+    elif kind == "accounting":
+        out.extend(_accounting_lines(rec, width))
     elif kind == "run_end":
         out.append(f"\n=== run finished: {rec.get('status')}; {rec.get('stats')}")
+    return out
+
+
+def _accounting_lines(rec: dict, width: int) -> list[str]:
+    """What a verdict rests on: its basis, each breaking item, each used name, refusals."""
+    items, names = rec.get("items") or [], rec.get("names") or []
+    head = f"  [accounting] {rec.get('package')}: {rec.get('verdict')} on {rec.get('basis')}"
+    if items:
+        counts: dict[str, int] = {}
+        for i in items:
+            counts[i.get("disposition", "?")] = counts.get(i.get("disposition", "?"), 0) + 1
+        head += f"; {len(items)} breaking item(s): " + ", ".join(
+            f"{n} {d}" for d, n in counts.items()
+        )
+    if names:
+        head += f"; {rec.get('names_resolved', 0)} of {len(names)} used name(s) resolved"
+    out = [head]
+    for i in items[:40]:
+        terms = ", ".join(i.get("terms") or [])
+        extra = (
+            f" ({terms}; {i.get('hits', 0)} hit(s))"
+            if i.get("disposition") == "searched"
+            else (f" ({terms})" if terms else "")
+        )
+        why = f" — {i['why']}" if i.get("why") else ""
+        item = _short(str(i.get("item", "")).replace("\n", " "), min(width, 160))
+        out.append(f"    item {i.get('version')} {i.get('disposition')}{extra}{why}: {item}")
+    for n in names[:60]:
+        detail = f" ({_short(n['detail'], 120)})" if n.get("detail") else ""
+        out.append(f"    name {n.get('name')}: {n.get('fate')}{detail} · {n.get('place', '')}")
+    for r in rec.get("refused") or []:
+        out.append(f"    refused {_short(str(r), width)}")
     return out

@@ -125,6 +125,9 @@ def _run(
         verdicts = final_verdicts(updates, ledger, done)
         for v in verdicts:  # one journaled by an earlier depbot may not say why it is unknown
             v.unknown_cause = v.unknown_cause or watch.cause(v)
+            if v.accounting is not None:  # what it rests on, for `depbot trace show`
+                trace.write("accounting", package=v.update.package, verdict=v.verdict,
+                            basis=v.accounting.basis, **v.accounting.to_report())  # fmt: skip
         drafts = write_drafts(out_dir, verdicts, detect_repo_link(repo, settings.github_api_url))
         seconds = time.monotonic() - started
         outcome = judge(

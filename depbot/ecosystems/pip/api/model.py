@@ -233,6 +233,15 @@ def _lazy(change: ApiChange, lazy: dict[str, set[str]]) -> bool:
     return change.kind == "removed" and name in lazy.get(module, set())
 
 
+def _served_lazily(root: Path, files: list[Path], lazy: dict[str, set[str]]) -> None:
+    """Add the names module-level tables serve to ``lazy``; drop those ``__getattr__`` only
+    raises for (a removal stub)."""
+    for module, names in lazy_served(root, files).items():
+        lazy.setdefault(module, set()).update(names)
+    for module, names in lazy_stubs(root, files).items():
+        lazy[module] = lazy.get(module, set()) - names
+
+
 def python_changes(
     old_root: Path,
     new_root: Path,
@@ -249,10 +258,7 @@ def python_changes(
     scan_files(old_root, old_files, notes)  # only for the notes of files that do not parse
     deprecated, lazy = scan_files(new_root, new_files, notes)
     old_lazy = lazy_served(old_root, old_files)
-    for module, names in lazy_served(new_root, new_files).items():  # tables at module level
-        lazy.setdefault(module, set()).update(names)
-    for module, names in lazy_stubs(new_root, new_files).items():  # it raises: a removal
-        lazy[module] = lazy.get(module, set()) - names
+    _served_lazily(new_root, new_files, lazy)
     served = lazy_targets(new_root, new_files)
     if len(old_files) != len(python_files(old_root, old_tops)) or len(new_files) != len(
         python_files(new_root, new_tops)
