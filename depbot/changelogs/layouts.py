@@ -54,6 +54,13 @@ _VERSION_FILE = re.compile(
     r"(?:[-_ ]?(?:notes|changes|changelog|release))?" + _NOTES_EXT + r"$",
     re.IGNORECASE,
 )
+# a series' file named by its version without the dot (changelog_20.rst holds the 2.0.x
+# releases, changelog_14.rst the 1.4.x): two digits only, behind a notes word
+_SERIES_FILE = re.compile(
+    r"^(?:changelog|changes|release[-_]?notes|whats[-_]?new|notes)[-_]"
+    r"(?P<major>\d)(?P<minor>\d)" + _NOTES_EXT + r"$",
+    re.IGNORECASE,
+)
 # towncrier: <issue or +anything>.<type>[.<n>].<ext>; never a released version
 _FRAGMENT = re.compile(r"^(?:\d+|\+[^.]*|[A-Za-z]+-\d+)\.[a-z_]+(?:\.\d+)?" + _NOTES_EXT + "$")
 GUIDE_FILE = re.compile(
@@ -113,9 +120,14 @@ def notes_files(paths: list[tuple[str, int]], base: str = "") -> list[NotesFile]
         parts = _parts(path)
         if not parts or _unreleased(path) or is_fragment(parts[-1]):
             continue
+        if not _in_notes_folder(parts, base.strip("/")):
+            continue
         m = _VERSION_FILE.match(parts[-1])
-        if m and _in_notes_folder(parts, base.strip("/")):
+        series = _SERIES_FILE.match(parts[-1])
+        if m:
             out.append(NotesFile(path, m.group("version"), size))
+        elif series:
+            out.append(NotesFile(path, f"{series['major']}.{series['minor']}", size))
     return out
 
 

@@ -261,3 +261,18 @@ def test_guide_sections_by_major():
 )
 def test_a_guide_names_its_release_with_or_without_the_dot(path, named):
     assert guide_names(path, 2, 0) is named
+
+
+def test_a_series_file_named_without_the_dot_is_the_notes_of_that_series():
+    paths = [
+        ("doc/build/changelog/changelog_20.rst", 9),  # the 2.0.x releases
+        ("doc/build/changelog/changelog_14.rst", 9),
+        ("doc/build/changelog/migration_20.rst", 9),  # a guide, not notes
+        ("doc/build/changelog/unreleased_20/1234.rst", 9),  # a fragment
+        ("docs/changelog_2020.md", 9),  # a year, not a series
+        ("src/changelog_20.py", 9),  # not a notes folder
+    ]
+    assert [(n.path, n.version) for n in notes_files(paths)] == [
+        ("doc/build/changelog/changelog_20.rst", "2.0"),
+        ("doc/build/changelog/changelog_14.rst", "1.4"),
+    ]
