@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from depbot.agent.accounting import account
@@ -251,15 +252,24 @@ def _check_coverage(
     )
 
 
+def _tagged_code_hits(
+    ledger: Ledger, pkg: str, keep: Callable[[HitFact, str], bool]
+) -> list[HitFact]:
+    """The code hits a search tagged with ``pkg`` and a symbol that ``keep`` accepts."""
+    return [
+        h for h in ledger.hits.values()
+        if h.context == "code"
+        and any(p == pkg and keep(h, s) for p, s in ledger.hit_tags.get(h.id, ()))
+    ]  # fmt: skip
+
+
 def _check_shaped(update: Update, ledger: Ledger) -> None:
     """Calls made the way the notes say breaks, on objects whose type the code does not say
     (weak hits of a call-shape search), are not facts that the code is safe."""
     pkg = update.package.lower()
-    shaped = [
-        h for h in ledger.hits.values()
-        if h.evidence == "weak" and h.context == "code" and SHAPE_WHY in h.why
-        and any(p == pkg for p, _ in ledger.hit_tags.get(h.id, ()))
-    ]  # fmt: skip
+    shaped = _tagged_code_hits(
+        ledger, pkg, lambda h, _s: h.evidence == "weak" and SHAPE_WHY in h.why
+    )
     if shaped:
         where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in shaped[:4])
         raise Rejected(
@@ -398,11 +408,11 @@ def _check_strong_hits(update: Update, changelog: dict[str, Any] | None, ledger:
     named: set[str] = set()
     for entry in (changelog or {}).get("items") or []:
         named.update(str(t) for t in entry.get("breaks", []))
-    strong = [
-        h for h in ledger.hits.values()
-        if h.evidence == "strong" and h.context == "code" and h.tool == "search_symbol"
-        and any(p == pkg and s in named for p, s in ledger.hit_tags.get(h.id, ()))
-    ]  # fmt: skip
+    strong = _tagged_code_hits(
+        ledger,
+        pkg,
+        lambda h, s: h.evidence == "strong" and h.tool == "search_symbol" and s in named,
+    )
     if strong:
         where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in strong[:4])
         raise Rejected(

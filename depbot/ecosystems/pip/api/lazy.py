@@ -10,7 +10,7 @@ values are not names it serves.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from depbot.core import pyast
@@ -173,12 +173,7 @@ def _getattrs(root: Path, files: list[Path]) -> Iterator[tuple[str, ast.Function
 
 def lazy_stubs(root: Path, files: list[Path]) -> dict[str, set[str]]:
     """Dotted module → the names its ``__getattr__`` only raises for (``removal_stubs``)."""
-    found: dict[str, set[str]] = {}
-    for module, function, tree in _getattrs(root, files):
-        names = removal_stubs(function, tree)
-        if names:
-            found.setdefault(module, set()).update(names)
-    return found
+    return _per_module(root, files, removal_stubs)
 
 
 def lazy_targets(root: Path, files: list[Path]) -> dict[str, dict[str, str]]:
@@ -202,9 +197,18 @@ def function_is_package(root: Path, module: str) -> bool:
 
 def lazy_served(root: Path, files: list[Path]) -> dict[str, set[str]]:
     """Dotted module → the names its module-level ``__getattr__`` serves."""
+    return _per_module(root, files, served_names)
+
+
+def _per_module(
+    root: Path,
+    files: list[Path],
+    read: Callable[[ast.FunctionDef | ast.AsyncFunctionDef, ast.Module], set[str]],
+) -> dict[str, set[str]]:
+    """Dotted module → what ``read`` finds in its ``__getattr__``."""
     found: dict[str, set[str]] = {}
     for module, function, tree in _getattrs(root, files):
-        names = served_names(function, tree)
+        names = read(function, tree)
         if names:
             found.setdefault(module, set()).update(names)
     return found
