@@ -31,7 +31,7 @@ from depbot.core.fence import strip_invisible
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
 from depbot.records.versions import semver_promise
-from depbot.symbols.match import SHAPE_WHY
+from depbot.symbols.match import SHAPE_WHY, WEAK_USE
 
 MAX_REASON = 600
 MAX_SUMMARY = 300
@@ -268,7 +268,9 @@ def _check_shaped(update: Update, ledger: Ledger) -> None:
     (weak hits of a call-shape search), are not facts that the code is safe."""
     pkg = update.package.lower()
     shaped = _tagged_code_hits(
-        ledger, pkg, lambda h, _s: h.evidence == "weak" and SHAPE_WHY in h.why
+        ledger,
+        pkg,
+        lambda h, _s: h.evidence == "weak" and (SHAPE_WHY in h.why or WEAK_USE in h.why),
     )
     if shaped:
         where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in shaped[:4])

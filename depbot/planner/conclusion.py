@@ -41,7 +41,7 @@ from depbot.planner.records import (
     UpdateEntry,
 )
 from depbot.planner.searches import unasked_note
-from depbot.symbols.match import SHAPE_KINDS
+from depbot.symbols.match import SHAPE_KINDS, WEAK_USE
 
 # "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright
 _ANNOUNCED_BREAK = re.compile(
@@ -161,7 +161,8 @@ def _count(
     of unknown type (weak hits of a call-shape search), what it set aside."""
     weak_shaped = [
         h for h in res.hits if h.evidence == "weak" and h.context == "code"
-    ] if search.kind in SHAPE_KINDS else []  # fmt: skip
+        and (search.kind in SHAPE_KINDS or WEAK_USE in h.why)
+    ]  # fmt: skip
     t.shaped.extend(weak_shaped)
     t.excluded += len(res.hits) - len(strong) + sum(res.excluded.values())
     for why, n in res.excluded.items():
@@ -279,6 +280,10 @@ def _search_failed(u: UpdateEntry, failed: list[tuple[str, str]]) -> Conclusion:
 def _untyped_calls(u: UpdateEntry, shaped: list[CodeHit]) -> Conclusion:
     where = ", ".join(f"{h.path}:{h.line}" for h in shaped[:4])
     why = unfence(shaped[0].why)[:200]
+    if WEAK_USE in why:
+        return Conclusion(u.package, "unknown",
+                          f"{len(shaped)} place(s) in this code may use what {u.frm} → {u.to} "
+                          f"breaks ({where}: {why}); whether they do is not known; check them")  # fmt: skip
     return Conclusion(u.package, "unknown",
                       f"{len(shaped)} call(s) in this code have the shape {u.frm} → {u.to} breaks, "
                       f"on objects whose type the code does not say ({where}: {why}): whether "

@@ -35,6 +35,9 @@ _NUMERIC_PARAM = re.compile(
 # kinds whose break is in how a call is made: a call with that shape is evidence of its own
 SHAPE_KINDS = frozenset({"positional", "required_arg", "parameter", "signature", "literal_arg"})
 SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shape
+# the words of a weak hit that may be a use no search can settle (an option key passed to
+# the package's own call): it stands against not_affected, as an unknown with its places
+WEAK_USE = "may be a use"
 _FUNC_PARAM = re.compile(r"^(fn|func|function|callback|cb|handler|listener|middleware)$", re.I)
 
 
@@ -272,6 +275,13 @@ class Matcher:
             b = self._js_chain_binding(h.path, use.func_chain)
             return self._owner_ok(b, use.func_chain, h.path, f"passes the {self.leaf} option")
         if use.kind == "property":
+            callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
+            if callee is not None and callee.kind == "package":  # `pkg.connect(u, { gone })`
+                shown = ".".join(p for p in use.func_chain if p not in ("()", "[]"))
+                return "weak", (
+                    f"{WEAK_USE}: the {self.leaf} key of an object passed to {shown}, "
+                    f"a call of {self.package}"
+                )
             self.skip("object property of the same name")
             return None
         if use.kind == "member":

@@ -174,6 +174,20 @@ def test_calls_with_the_broken_shape_on_untyped_objects_make_it_unknown_not_safe
     assert "app/views.py:9" in args["reason"] and "check them" in args["reason"]
 
 
+def test_an_option_key_passed_to_the_packages_call_makes_it_unknown_with_the_place():
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(changelog("oldlib", [item({"symbol": "keepAlive", "kind": "name"})]))
+    c.step()
+    weak = {"id": "h3", "path": "src/db.js", "line": 2, "context": "code", "evidence": "weak",
+            "why": "may be a use: the keepAlive key of an object passed to db.connect, a call of oldlib"}  # fmt: skip
+    c.answer({"id": "w1", "hits": []}, {"id": "s1", "hits": [weak]})
+    ((_, args),) = c.step()
+    assert args["verdict"] == "unknown"
+    assert args["reason"].startswith("1 place(s) in this code may use what")
+    assert "src/db.js:2" in args["reason"]
+
+
 def test_a_keyword_only_break_is_described_in_those_words_and_weak_calls_are_cited_too():
     c = Convo(MAJOR)
     c.step()

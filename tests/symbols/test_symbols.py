@@ -247,3 +247,19 @@ def test_a_property_after_a_line_comment_is_still_a_property(tmp_path):
     assert found(s.search(SymbolQuery("npm", "bundler-dev-host", "quietLog"))) == [
         ("conf/web.dev.js", 4)
     ]
+
+
+def test_an_option_key_passed_to_the_packages_call_is_a_weak_use_not_set_aside(tmp_path):
+    write_tree(tmp_path, {
+        "src/db.js": "const mongo = require('dbkit');\n"
+                     "mongo.connect(uri, { keepAliveLegacy: true });\n"
+                     "other.setup({ keepAliveLegacy: true });\n"
+                     "const plain = { keepAliveLegacy: 1 };\n",
+    })  # fmt: skip
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(
+        SymbolQuery("npm", "dbkit", "keepAliveLegacy")
+    )
+    weak = [(h.path, h.line, h.why) for h in r.hits if h.evidence == "weak"]
+    assert weak == [("src/db.js", 2, "may be a use: the keepAliveLegacy key of an object "
+                                     "passed to mongo.connect, a call of dbkit")]  # fmt: skip
+    assert found(r) == []  # other.setup's and a plain object's keys stay set aside
