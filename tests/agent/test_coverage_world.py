@@ -10,7 +10,7 @@ from typing import Any
 from depbot.models.rules import RulesModel
 from depbot.pipeline.run import triage
 from depbot.records.update import Update
-from tests.helpers.scripted import ScriptedModel
+from tests.helpers.scripted import ScriptedModel, call, last_tool
 from tests.helpers.worlds import World, settings_for, write_tree
 
 CHANGES = (
@@ -35,15 +35,6 @@ def run(tmp_path: Path, model: Any) -> Any:
     with w.serve() as up:
         return triage(settings_for(up), repo=w.repo, updates=w.updates, model=model,
                       out_dir=tmp_path / "out")  # fmt: skip
-
-
-def call(name: str, args: dict[str, Any], i: int) -> dict[str, Any]:
-    fn = {"name": name, "arguments": json.dumps(args)}
-    return {"role": "assistant", "content": "", "tool_calls": [{"id": f"k{i}", "type": "function", "function": fn}]}  # fmt: skip
-
-
-def last_tool(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    return json.loads([m for m in messages if m.get("role") == "tool"][-1]["content"])
 
 
 def test_a_chat_model_calling_it_safe_is_told_which_notes_are_missing(tmp_path):

@@ -76,3 +76,15 @@ class ScriptedModel:
         assert len(self.requests) == len(self.steps), (
             f"{len(self.steps)} step(s), {len(self.requests)} model call(s)"
         )
+
+
+def call(name: str, args: dict[str, Any], i: int) -> dict[str, Any]:
+    """An assistant message calling one tool (for ``ScriptedModel`` steps)."""
+    fn = {"name": name, "arguments": json.dumps(args)}
+    return {"role": "assistant", "content": "",
+            "tool_calls": [{"id": f"k{i}", "type": "function", "function": fn}]}  # fmt: skip
+
+
+def last_tool(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The body of the last tool result in ``messages``."""
+    return json.loads([m for m in messages if m.get("role") == "tool"][-1]["content"])
