@@ -11,6 +11,7 @@ by ``language``, not by ecosystem.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -65,6 +66,15 @@ class Ecosystem(Protocol):
 
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
         """Fill ``diff`` (changes, deprecations, notes, stats) from two unpacked releases."""
+        ...
+
+    def companion(
+        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+    ) -> tuple[str, str | None] | None:
+        """The release that completes the API of ``package`` ``version`` unpacked at ``root``
+        (npm: ``@types/<name>`` of its major when it ships no declarations), as (package,
+        version; None when no release fits); ``versions(name)`` lists a package's releases.
+        None: the release is whole."""
         ...
 
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:

@@ -15,6 +15,7 @@ from depbot.apidiff.join import ReleaseDiff
 from depbot.artifacts import Problem, ReleaseFiles, fetch_release
 from depbot.changelogs.fetch import ChangelogFetcher
 from depbot.changelogs.result import ChangelogResult
+from depbot.core.errors import UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
 from depbot.records.api import UsedName
@@ -104,10 +105,43 @@ class LiveServices:
             if count > MAX_DIFF_FILES:
                 reason = f"{files.artifact}: {count} Python files, too big to diff in this run"
                 return ReleaseDiff(None, new.artifact, [f"{reason} (limit {MAX_DIFF_FILES})"])
+        companions, problems = {}, []
+        for side, files, version in (("old", old, update.from_version),
+                                     ("new", new, update.to_version)):  # fmt: skip
+            got = self._companion(update, files.root, version)
+            if isinstance(got, Problem):
+                problems.append(got.reason)
+            elif got is not None:
+                companions[side] = got.root
         diff = diff_releases(
-            update.ecosystem, old.root, new.root, old_label=old.artifact, new_label=new.artifact
-        )
+            update.ecosystem, old.root, new.root, old_label=old.artifact, new_label=new.artifact,
+            companions=companions,
+        )  # fmt: skip
+        diff.notes.extend(problems)
         return ReleaseDiff(diff, new.artifact, [])
+
+    def _companion(self, update: Update, root: Path, version: str) -> ReleaseFiles | Problem | None:
+        """The release that completes this one's API (npm: ``@types/<name>`` of its major for
+        a release without declarations), when the ecosystem names one."""
+
+        def versions(name: str) -> list[str]:
+            return list(self.changelogs.registries.info(update.ecosystem, name).versions)
+
+        try:
+            got = ecosystems.get(update.ecosystem).companion(
+                update.package, version, root, versions
+            )
+        except (UpstreamError, ValueError) as exc:
+            return Problem(f"the companion of {update.package} {version}: no metadata ({exc})")
+        if got is None:
+            return None
+        name, picked = got
+        if picked is None:
+            return Problem(f"{name}: no release of the major of {update.package} {version}")
+        return fetch_release(
+            self.http, self.settings, update.ecosystem, name, picked,
+            registries=self.changelogs.registries,
+        )  # fmt: skip
 
 
 def _python_files(root: Path) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # what a change is; Python kinds come from griffe's breakages, npm kinds from package.json
 # and the exported names of each entry point
@@ -66,6 +67,9 @@ class ApiDiff:
     # fate is looked up in. None: the ecosystem's model lists no names
     old_api: dict[str, str] | None = None
     new_api: dict[str, str] | None = None
+    # a release's companion, unpacked (npm: the `@types/<name>` of its major when the
+    # release ships no declarations): "old" / "new" -> folder; the model reads it if it can
+    companions: dict[str, Path] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,9 @@ class Toy:
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
         diff.notes.append("toy: no API model")
 
+    def companion(self, package: str, version: str, root: Path, versions) -> None:  # noqa: ANN001
+        return None
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]
 

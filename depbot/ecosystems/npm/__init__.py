@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,11 +77,19 @@ class Npm:
         from depbot.ecosystems.npm.api.model import npm_changes, read_package  # tree-sitter
         from depbot.ecosystems.npm.api.surface import npm_surface
 
-        old = read_package(old_root, diff.old_label, diff.notes)
-        new = read_package(new_root, diff.new_label, diff.notes)
+        old = read_package(old_root, diff.old_label, diff.notes, diff.companions.get("old"))
+        new = read_package(new_root, diff.new_label, diff.notes, diff.companions.get("new"))
         diff.changes = npm_changes(old, new, diff.notes)
         name = new.name or old.name or "package"
         diff.old_api, diff.new_api = npm_surface(old, name), npm_surface(new, name)
+
+    def companion(
+        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+    ) -> tuple[str, str | None] | None:
+        from depbot.ecosystems.npm.api.types import matching_version, types_companion
+
+        name = types_companion(package, root)
+        return None if name is None else (name, matching_version(version, versions(name)))
 
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]

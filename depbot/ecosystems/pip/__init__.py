@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +67,11 @@ class Pip:
             old_root, new_root, diff.notes, diff.stats, surfaces
         )
         diff.old_api, diff.new_api = surfaces
+
+    def companion(
+        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+    ) -> tuple[str, str | None] | None:
+        return None  # stubs ship inside the wheel, or as their own package the code imports
 
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names ``package`` is imported under, most likely first; ``environment``: also

@@ -181,3 +181,32 @@ def test_each_release_is_walked_once_however_many_subpaths(tmp_path, monkeypatch
     )
     assert diff.changes == []
     assert len(walks) <= 4  # JS files and declarations, once per release
+
+
+def test_a_release_without_declarations_names_its_types_companion_of_the_same_major(tmp_path):
+    from depbot.ecosystems.npm.api.types import matching_version, types_companion
+
+    plain = _package(tmp_path / "plain", {"name": "rk", "main": "index.js"}, {"index.js": ""})
+    typed = _package(tmp_path / "typed", {"name": "rk"}, {"index.js": "", "index.d.ts": ""})
+    assert types_companion("rk", plain) == "@types/rk"
+    assert types_companion("@scope/rk", plain) == "@types/scope__rk"
+    assert types_companion("rk", typed) is None and types_companion("@types/rk", plain) is None
+    published = ["1.3.0", "1.4.1", "1.4.2", "1.5.0", "2.0.0", "1.4.3-beta.1"]
+    assert matching_version("1.4.0", published) == "1.4.2"  # the same major.minor, newest
+    assert matching_version("1.9.0", published) == "1.5.0"  # else the newest of the major
+    assert matching_version("3.0.0", published) is None
+
+
+def test_the_old_api_is_read_from_its_companion_when_the_release_shows_none(tmp_path):
+    old = _package(tmp_path / "old", {"name": "rk", "main": "index.js"},
+                   {"index.js": "module.exports = require('./lib/bundle.min');\n"})  # fmt: skip
+    types = _package(tmp_path / "types", {"name": "@types/rk", "types": "index.d.ts"},
+                     {"index.d.ts": "export declare function Switch(): void;\n"
+                                    "export declare function Route(): void;\n"})  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "rk", "types": "index.d.ts"},
+                   {"index.d.ts": "export declare function Route(): void;\n"})  # fmt: skip
+    alone = diff_releases("npm", old, new)  # the old side shows only its module object
+    assert [(c.kind, c.detail) for c in alone.changes] == [("default_removed", "default export")]
+    diff = diff_releases("npm", old, new, companions={"old": types})
+    assert [(c.kind, c.detail) for c in diff.changes] == [("export_removed", "Switch")]
+    assert {"rk:Switch", "rk:Route"} <= set(diff.old_api)

@@ -34,6 +34,7 @@ class NpmPackage:
     exports: dict[str, dict[str, str | None]] | None  # subpath → condition path → target
     engines_node: str
     manifest: dict = field(default_factory=dict)
+    types_root: Path | None = None  # the unpacked `@types/<name>` of a release without types
     # file lists and declaration blocks, read once per release (a diff asks for them per
     # subpath: a 1,000-file package made the walk quadratic)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
@@ -60,7 +61,9 @@ def normalise_exports(exports: object) -> dict[str, dict[str, str | None]] | Non
     return {".": _flatten(exports)}
 
 
-def read_package(root: Path, label: str, notes: list[str]) -> NpmPackage:
+def read_package(
+    root: Path, label: str, notes: list[str], types_root: Path | None = None
+) -> NpmPackage:
     try:
         manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -78,6 +81,7 @@ def read_package(root: Path, label: str, notes: list[str]) -> NpmPackage:
         exports=normalise_exports(manifest.get("exports")),
         engines_node=str(engines.get("node", "")) if isinstance(engines, dict) else "",
         manifest=manifest,
+        types_root=types_root,
     )
 
 
@@ -186,11 +190,32 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
             return file_exports(declaration, package.root) | (ambient or set())
     if ambient is not None:
         return ambient
+    companion = _companion_declaration(package, subpath)
+    if companion is not None:  # no declarations of its own: those of `@types/<name>`
+        return file_exports(companion, package.types_root)  # type: ignore[arg-type]
     for target in targets:
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
             return file_exports(entry, package.root)
     return None
+
+
+def _companion_declaration(package: NpmPackage, subpath: str) -> Path | None:
+    """The declaration file of ``subpath`` in the release's ``@types`` companion, if any."""
+    root = package.types_root
+    if root is None:
+        return None
+    if subpath == ".":
+        try:
+            manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+        main = str((manifest or {}).get("types") or (manifest or {}).get("typings") or "")
+        candidates = [root / main] if main else []
+        candidates.append(root / "index.d.ts")
+    else:
+        candidates = [root / f"{subpath[2:]}.d.ts", root / subpath[2:] / "index.d.ts"]
+    return next((c for c in candidates if c.is_file()), None)
 
 
 def _ambient(package: NpmPackage) -> dict[str, set[str]]:

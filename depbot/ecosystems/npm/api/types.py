@@ -1,0 +1,43 @@
+"""A release that ships no type declarations: its types live in ``@types/<name>``.
+
+DefinitelyTyped names the package of ``@scope/name`` ``@types/scope__name`` and follows the
+package's major (and usually minor) in its own versions, so the declarations of release
+``X.Y.Z`` are the newest ``@types`` version of major ``X`` (of ``X.Y`` when there is one).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from depbot.ecosystems.npm.versions import parse
+
+SKIP = frozenset({"node_modules"})
+
+
+def ships_declarations(root: Path) -> bool:
+    """Whether the unpacked release has a ``types``/``typings`` entry or any ``.d.ts`` file."""
+    for path in root.rglob("*.d.*ts"):
+        if path.name.endswith((".d.ts", ".d.mts", ".d.cts")) and not SKIP & set(path.parts):
+            return True
+    return False
+
+
+def types_companion(package: str, root: Path) -> str | None:
+    """``@types/<name>`` for a release without declarations (None for ``@types`` itself)."""
+    if package.startswith("@types/") or ships_declarations(root):
+        return None
+    name = package[1:].replace("/", "__") if package.startswith("@") else package
+    return f"@types/{name}"
+
+
+def matching_version(version: str, published: list[str]) -> str | None:
+    """The newest published ``@types`` version of ``version``'s major.minor, else of its
+    major; None when there is none."""
+    target = parse(version)
+    if target is None:
+        return None
+    parsed = [(v, p) for p in published if (v := parse(p)) is not None and not v.is_prerelease]
+    same_minor = [v for v, _ in parsed if (v.major, v.minor) == (target.major, target.minor)]
+    same_major = [v for v, _ in parsed if v.major == target.major]
+    pick = max(same_minor or same_major, default=None)
+    return next(p for v, p in parsed if v == pick) if pick is not None else None
