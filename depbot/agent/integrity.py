@@ -263,6 +263,10 @@ def _tagged_code_hits(
     ]  # fmt: skip
 
 
+def _places(hits: list[HitFact]) -> str:
+    return ", ".join(f"{h.id} {h.path}:{h.line}" for h in hits[:4])
+
+
 def _check_shaped(update: Update, ledger: Ledger) -> None:
     """Calls made the way the notes say breaks, on objects whose type the code does not say
     (weak hits of a call-shape search), are not facts that the code is safe."""
@@ -273,11 +277,11 @@ def _check_shaped(update: Update, ledger: Ledger) -> None:
         lambda h, _s: h.evidence == "weak" and (SHAPE_WHY in h.why or WEAK_USE in h.why),
     )
     if shaped:
-        where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in shaped[:4])
         raise Rejected(
-            f"{len(shaped)} call(s) have the shape the notes of {update.package} say breaks, on "
-            f"objects of unknown type ({where}): conclude unknown naming them, or affected "
-            "citing them if the code shows they are the package's"
+            f"{len(shaped)} place(s) may use what the notes of {update.package} say breaks "
+            f"(calls of the broken shape on objects of unknown type, or option keys passed to "
+            f"its calls: {_places(shaped)}): conclude unknown naming them, or affected citing "
+            "them if the code shows they are the package's"
         )
 
 
@@ -416,11 +420,10 @@ def _check_strong_hits(update: Update, changelog: dict[str, Any] | None, ledger:
         lambda h, s: h.evidence == "strong" and h.tool == "search_symbol" and s in named,
     )
     if strong:
-        where = ", ".join(f"{h.id} {h.path}:{h.line}" for h in strong[:4])
         raise Rejected(
             f"{len(strong)} strong use(s) of what the notes of {update.package} say breaks "
-            f"stand ({where}): conclude affected citing them, or unknown saying why they "
-            "are not uses"
+            f"stand ({_places(strong)}): conclude affected citing them, or unknown saying why "
+            "they are not uses"
         )
 
 

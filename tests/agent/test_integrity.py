@@ -169,7 +169,9 @@ def test_not_affected_is_refused_while_calls_with_the_broken_shape_are_untyped()
     ))  # fmt: skip
     led.tag_hit("h7", "oldlib", "Query.fetch_page")
     conclusion = {"package": "oldlib", "verdict": "not_affected", "reason": "no use found"}
-    with pytest.raises(Rejected, match=r"unknown type \(h7 app/views.py:9\)"):
+    with pytest.raises(
+        Rejected, match=r"unknown type, or option keys passed to its calls: h7 app/views.py:9"
+    ):
         check_conclusion(conclusion, update=MAJOR, ledger=led)
     other = ledger()  # the same weak hit of another package's search is not this one's concern
     other.add_hit(led.hits["h7"])
