@@ -126,6 +126,7 @@ def _searches(st: State, cl: Changelog, text_ok: bool) -> tuple[list[JSON], list
         pkg,
         MAX_SEARCHES_PER_UPDATE,
         text_ok,
+        frozenset([*(cl.coverage.needed if cl.coverage else ()), st.update.to]),
     )
     texts += [a for a in pre_texts if a not in texts]
     if cands and cl.found:

@@ -66,19 +66,38 @@ def words_in(results: list[SearchResult]) -> set[str] | None:
     return words
 
 
-def _rank(cands: list[Pair]) -> list[Pair]:
-    """Removals first (a name, an argument, a key gone), behaviour changes last."""
-    return sorted(cands, key=lambda ce: ce[0].kind == "behaviour")
+def _rank(cands: list[Pair], first: frozenset[str] = frozenset()) -> list[Pair]:
+    """Removals first (a name, an argument, a key gone), behaviour changes last; within each,
+    the items of the releases in ``first`` (each new major, the target) before the rest."""
+    wanted = {_short(v) for v in first}
+    return sorted(
+        cands, key=lambda ce: (ce[0].kind == "behaviour", _short(ce[1].version) not in wanted)
+    )
+
+
+def _short(version: str | None) -> str:
+    """``v6.0.0`` and ``6.0`` alike: a heading's version and a published one compare."""
+    text = (version or "").strip().lstrip("vV")
+    while text.endswith(".0"):
+        text = text[:-2]
+    return text
 
 
 def within_budget(
-    cands: list[Pair], code: Code, done: list[JSON], package: str, cap: int, can_search_text: bool
+    cands: list[Pair],
+    code: Code,
+    done: list[JSON],
+    package: str,
+    cap: int,
+    can_search_text: bool,
+    first: frozenset[str] = frozenset(),
 ) -> tuple[list[Pair], list[JSON], bool]:
-    """(the candidates to search, the text searches to ask first, whether one is pending)."""
+    """(the candidates to search, the text searches to ask first, whether one is pending);
+    over the cap, the items of the releases in ``first`` are searched before the others."""
     if len(cands) <= cap:
         return cands, [], False
     if not can_search_text:
-        return _rank(cands)[:cap], [], False
+        return _rank(cands, first)[:cap], [], False
     pats = prefilter_patterns(cands)
     asks = [{"pattern": p, "regex": True} for p in pats if p not in code]
     got = [code.get(p) for p in pats]
@@ -90,9 +109,9 @@ def within_budget(
         if any(r.compacted for r in answered) and done:
             # read back compact: the choice was made when the lines were there
             return [ce for ce in cands if ce[0].search_args(package) in done], [], False
-        return _rank(cands)[:cap], [], False
+        return _rank(cands, first)[:cap], [], False
     kept = [ce for ce in cands if ce[0].kind not in TEXT_KINDS or leaf(ce[0]) in words]
-    return _rank(kept)[:cap], [], False
+    return _rank(kept, first)[:cap], [], False
 
 
 def wildcard_asks(

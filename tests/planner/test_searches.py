@@ -1,0 +1,24 @@
+"""The planner's search budget: over the cap, the new major's and the target's items first."""
+
+from __future__ import annotations
+
+from depbot.planner.records import Candidate, Entry
+from depbot.planner.searches import within_budget
+
+
+def _pair(symbol: str, version: str, kind: str = "name") -> tuple[Candidate, Entry]:
+    return Candidate(symbol, kind), Entry("c1.s1", version)
+
+
+def test_over_the_cap_the_majors_and_the_targets_items_are_searched_first():
+    flood = [_pair(f"old_{i}", f"5.{i}.1") for i in range(6)]  # patch releases, each naming one
+    major, target = _pair("connect", "6.0"), _pair("Schema.set", "v6.2.0")
+    behaviour = _pair("find", "6.0", "behaviour")
+    cands = [*flood, behaviour, major, target]
+    got, asks, pending = within_budget(
+        cands, {}, [], "lib", 3, False, frozenset({"6.0.0", "6.2.0"})
+    )
+    assert (asks, pending) == ([], False)
+    assert [c.symbol for c, _ in got] == ["connect", "Schema.set", "old_0"]
+    unranked, _, _ = within_budget(cands, {}, [], "lib", 3, False)
+    assert [c.symbol for c, _ in unranked] == ["old_0", "old_1", "old_2"]  # changelog order
