@@ -27,8 +27,14 @@ def leaves(symbol: str) -> set[str]:
 
 
 def names_in(text: str, names: set[str]) -> bool:
-    """Whether ``text`` holds one of ``names`` as a whole identifier."""
-    return any(re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text) for n in names)
+    """Whether ``text`` holds one of ``names`` as a whole identifier (``safe*``: any
+    identifier with that prefix, as "removed `safe*` functions" names a family)."""
+    return any(
+        re.search(rf"(?<![{_IDENT}]){re.escape(n[:-1])}[{_IDENT}]*(?![{_IDENT}])", text)
+        if n.endswith("*") and len(n) > 3
+        else re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text)
+        for n in names
+    )
 
 
 def searches_for_terms(terms: list[str], searches: list[SearchFact]) -> list[SearchFact]:
@@ -48,7 +54,8 @@ def _basis(pkg: str, ledger: Ledger) -> str:
             (False, True): "api-diff"}.get((notes, diff), "none")  # fmt: skip
 
 
-def _not_imported(pkg: str, searches: list[SearchFact]) -> bool:
+def not_imported(pkg: str, searches: list[SearchFact]) -> bool:
+    """Whether a ``where_imported`` search found ``pkg`` imported nowhere."""
     return any(s.tool == "where_imported" and s.package == pkg and s.hits == 0 for s in searches)
 
 
@@ -71,7 +78,7 @@ def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
 def account(update: Update, ledger: Ledger) -> Accounting:
     pkg = update.package.lower()
     searches = ledger.searches_for(pkg)
-    absent = _not_imported(pkg, searches)
+    absent = not_imported(pkg, searches)
     entries = (ledger.changelog(pkg) or {}).get("items") or []
     items = tuple(_item(e, searches, absent) for e in entries)
     fates = ledger.api_fates.get(pkg)

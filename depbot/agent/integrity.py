@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from depbot.agent.accounting import account
+from depbot.agent.accounting import account, leaves, names_in, not_imported, searches_for_terms
 from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.core.fence import strip_invisible
 from depbot.records.update import Update
@@ -97,26 +97,6 @@ def _quote(section: SectionFact, symbols: list[str]) -> str:
     return strip_invisible("\n".join(list(dict.fromkeys(out))[:MAX_QUOTE_LINES]))
 
 
-_IDENT = "A-Za-z0-9_$"
-
-
-def _leaves(symbol: str) -> set[str]:
-    """The names a symbol appears under in code: itself and its last component."""
-    s = str(symbol).strip().strip("`'\"()[] ")
-    return {x for x in (s, re.split(r"[./:#]", s)[-1]) if len(x) >= 2}
-
-
-def _names(text: str, names: set[str]) -> bool:
-    """Whether ``text`` holds one of ``names`` as a whole identifier (``safe*``: any
-    identifier with that prefix, as "removed `safe*` functions" names a family)."""
-    return any(
-        re.search(rf"(?<![{_IDENT}]){re.escape(n[:-1])}[{_IDENT}]*(?![{_IDENT}])", text)
-        if n.endswith("*") and len(n) > 3
-        else re.search(rf"(?<![{_IDENT}]){re.escape(n)}(?![{_IDENT}])", text)
-        for n in names
-    )
-
-
 def _inert(h: HitFact) -> bool:
     """A hit in a comment, or in a string that no search judged a strong use (a search
     for a configuration key judges the string that names it a use)."""
@@ -147,20 +127,20 @@ def _check_evidence(
     said: set[str] = set()
     for r in refs:
         for symbol in ledger.section_symbols.get(r, ()):
-            said |= _leaves(symbol)
+            said |= leaves(symbol)
     if not said:  # the notes name no API: the conclusion's symbols, as far as the notes name them
         for c in changes:
             body = ledger.sections[c.section_ref].body
-            said |= {n for s in c.symbols for n in _leaves(s) if _names(body, {n})}
+            said |= {n for s in c.symbols for n in leaves(s) if names_in(body, {n})}
     cited = {(h.path, h.line) for h in hits if not _inert(h)}
     tags: set[tuple[str, str]] = set()  # the searches that found a cited line, under any id
     for hid, fact in list(ledger.hits.items()):
         if (fact.path, fact.line) in cited:
             tags |= ledger.hit_tags.get(hid, set())
     wild = {n for n in said if n.endswith("*")}
-    if any(p == pkg and (_leaves(s) & said or _names(s, wild)) for p, s in tags):
+    if any(p == pkg and (leaves(s) & said or names_in(s, wild)) for p, s in tags):
         return
-    if any(_names(h.text, said) for h in hits if (h.path, h.line) in cited):
+    if any(names_in(h.text, said) for h in hits if (h.path, h.line) in cited):
         return
     what = ", ".join(sorted(said)[:6]) or "the notes name no API"
     raise Rejected(
@@ -186,14 +166,8 @@ def _api_backed(changes: list[BreakingChange], hits: list[HitFact], ledger: Ledg
 
 def _searched(pkg: str, candidates: list[str], ledger: Ledger) -> bool:
     """Whether a search looked for one of ``candidates``, or found ``pkg`` not imported at all."""
-    names = set().union(*(_leaves(c) for c in candidates))
-    for s in ledger.searches_for(pkg):
-        if s.tool == "where_imported":
-            if s.package == pkg and s.hits == 0:
-                return True
-        elif _names(s.text, names) or _leaves(s.text) & names:
-            return True
-    return False
+    searches = ledger.searches_for(pkg)
+    return not_imported(pkg, searches) or bool(searches_for_terms(candidates, searches))
 
 
 def clean_api_diff(pkg: str, ledger: Ledger) -> bool:

@@ -66,3 +66,11 @@ def test_basis_names_and_refusals_reach_the_report_and_the_journal():
     again = Verdict.from_journal(verdict.to_journal())
     assert again.accounting == got
     assert Verdict(LIB, "unknown", "r").to_report()["basis"] == "none"
+
+
+def test_an_item_naming_a_family_is_searched_by_a_search_for_one_of_its_members():
+    ledger = Ledger()
+    _notes(ledger, [{"version": "2.0.0", "text": "removed `legacy*` functions",
+                     "category": "breaking", "terms": ["legacy*"]}])  # fmt: skip
+    ledger.record_search(SearchFact("search_symbol", "lib", "legacyParse", 1))
+    assert [i.disposition for i in account(LIB, ledger).items] == ["searched"]
