@@ -23,7 +23,7 @@ from depbot.agent.ledger import ApiFact
 from depbot.agent.services import Hit
 from depbot.apidiff.fates import Fates
 from depbot.apidiff.join import ReleaseDiff
-from depbot.changelogs.breaking import Item
+from depbot.changelogs.breaking import CANDIDATE_KINDS, Item
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
 from depbot.core.fence import shown, strip_invisible
@@ -234,22 +234,8 @@ def changelog_observation(
     return Observation(out, compact, cid, len(sections))
 
 
-# candidate kinds whose strong use is a break (a behaviour change breaks only some uses)
-BREAKS = (
-    "name",
-    "parameter",
-    "required_arg",
-    "positional",
-    "signature",
-    "literal_arg",
-    "module",
-    "default_import",
-    "subpath",
-    "module_path",
-    "config_key",
-    "async",
-    "config_file",
-)
+# candidate kinds whose strong use is a break: all but a behaviour change (it breaks some uses)
+BREAKS = tuple(k for k in CANDIDATE_KINDS if k != "behaviour")
 
 
 def changelog_summary(
