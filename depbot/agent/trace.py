@@ -14,6 +14,7 @@ from typing import Any
 
 from depbot.core.fence import shown
 from depbot.core.redact import redact
+from depbot.records.accounting import Accounting
 
 _LINE_BREAKS = {c: f"\\u{c:04x}" for c in (0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
 
@@ -155,31 +156,21 @@ def _record_lines(rec: dict, width: int) -> list[str]:
 
 def _accounting_lines(rec: dict, width: int) -> list[str]:
     """What a verdict rests on: its basis, each breaking item, each used name, refusals."""
-    items, names = rec.get("items") or [], rec.get("names") or []
-    head = f"  [accounting] {rec.get('package')}: {rec.get('verdict')} on {rec.get('basis')}"
-    if items:
-        counts: dict[str, int] = {}
-        for i in items:
-            counts[i.get("disposition", "?")] = counts.get(i.get("disposition", "?"), 0) + 1
-        head += f"; {len(items)} breaking item(s): " + ", ".join(
-            f"{n} {d}" for d, n in counts.items()
-        )
-    if names:
-        head += f"; {rec.get('names_resolved', 0)} of {len(names)} used name(s) resolved"
+    acc = Accounting.from_report(str(rec.get("basis")), rec)
+    head = f"  [accounting] {rec.get('package')}: {rec.get('verdict')} on {acc.basis}"
+    head += "".join(f"; {line}" for line in (acc.items_line(), acc.names_line()) if line)
     out = [head]
-    for i in items[:40]:
-        terms = ", ".join(i.get("terms") or [])
-        extra = (
-            f" ({terms}; {i.get('hits', 0)} hit(s))"
-            if i.get("disposition") == "searched"
-            else (f" ({terms})" if terms else "")
-        )
-        why = f" — {i['why']}" if i.get("why") else ""
-        item = _short(str(i.get("item", "")).replace("\n", " "), min(width, 160))
-        out.append(f"    item {i.get('version')} {i.get('disposition')}{extra}{why}: {item}")
-    for n in names[:60]:
-        detail = f" ({_short(n['detail'], 120)})" if n.get("detail") else ""
-        out.append(f"    name {n.get('name')}: {n.get('fate')}{detail} · {n.get('place', '')}")
-    for r in rec.get("refused") or []:
-        out.append(f"    refused {_short(str(r), width)}")
+    for i in acc.items[:40]:
+        terms = ", ".join(i.terms)
+        if i.disposition == "searched":
+            extra = f" ({terms}; {i.hits} hit(s))"
+        else:
+            extra = f" ({terms})" if terms else ""
+        why = f" — {i.why}" if i.why else ""
+        item = _short(i.text.replace("\n", " "), min(width, 160))
+        out.append(f"    item {i.version} {i.disposition}{extra}{why}: {item}")
+    for n in acc.names[:60]:
+        detail = f" ({_short(n.detail, 120)})" if n.detail else ""
+        out.append(f"    name {n.name}: {n.fate}{detail} · {n.place}")
+    out += [f"    refused {_short(str(r), width)}" for r in acc.refused]
     return out
