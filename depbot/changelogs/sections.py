@@ -1,14 +1,7 @@
 """Changelog text to version sections, and the slice of them an update brings. Pure: no I/O.
 
 ``parse_sections`` cuts a changelog at every heading that carries a version, whatever its
-style (``headings.read_headings`` finds them):
-
-- Markdown ATX (``## 2.0.0``, ``## [2.0.0](https://…) (2023-04-26)``, ``# v3.3.3``) and setext;
-- reStructuredText titles underlined (and optionally overlined) with any punctuation
-  (``Version 2.0.0`` / ``-------------``, ``v5.3.3 (2024-02-26)`` / ``===``);
-- bare lines that hold only a version and maybe a date, between blank lines
-  (PyYAML's ``6.0 (2021-10-13)``);
-- ``[2.0.0] - 2023-04-26``, ``2.0.0 / 2023-04-26``, ``Version 2.0.0``, ``v2.0.0 (2023-04-26)``.
+style (``headings.read_headings`` finds them; its docstring lists the styles).
 
 A version heading ends the previous section whatever its level; "Unreleased" / "main" /
 "dev" headings end it too without starting one; a non-version heading of a higher level
