@@ -24,10 +24,15 @@ def diff_releases(
     old_label: str = "old",
     new_label: str = "new",
     companions: dict[str, Path] | None = None,
+    foreign: dict[str, dict[str, Path]] | None = None,
 ) -> ApiDiff:
     """Breaking changes and deprecations between two unpacked releases of one package;
-    ``companions``: "old"/"new" -> an unpacked companion release (npm: ``@types/<name>``)."""
-    diff = ApiDiff(ecosystem, old_label, new_label, companions=dict(companions or {}))
+    ``companions``: "old"/"new" -> an unpacked companion release (npm: ``@types/<name>``);
+    ``foreign``: "old"/"new" -> the unpacked packages each re-exports wholesale, by name."""
+    diff = ApiDiff(
+        ecosystem, old_label, new_label, companions=dict(companions or {}),
+        foreign={side: dict(roots) for side, roots in (foreign or {}).items()},
+    )  # fmt: skip
     started = time.perf_counter()
     old_root, new_root = Path(old_root), Path(new_root)
     for root, label in ((old_root, old_label), (new_root, new_label)):

@@ -77,6 +77,14 @@ class Ecosystem(Protocol):
         None: the release is whole."""
         ...
 
+    def re_exported(
+        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+    ) -> list[tuple[str, str | None]]:
+        """The packages the release unpacked at ``root`` re-exports wholesale (npm: ``export *
+        from 'other'``), each with the version its own dependency ranges resolve to among
+        ``versions(name)`` (None: no release fits); [] when it re-exports none."""
+        ...
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names code imports ``package`` under (``environment``: also ask the installed
         metadata of this environment, where the ecosystem has any)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -105,7 +105,7 @@ class LiveServices:
             if count > MAX_DIFF_FILES:
                 reason = f"{files.artifact}: {count} Python files, too big to diff in this run"
                 return ReleaseDiff(None, new.artifact, [f"{reason} (limit {MAX_DIFF_FILES})"])
-        companions, problems = {}, []
+        companions, foreign, problems = {}, {}, []
         for side, files, version in (("old", old, update.from_version),
                                      ("new", new, update.to_version)):  # fmt: skip
             got = self._companion(update, files.root, version)
@@ -113,23 +113,53 @@ class LiveServices:
                 problems.append(got.reason)
             elif got is not None:
                 companions[side] = got.root
+            foreign[side] = self._re_exported(update, files.root, version, problems)
         diff = diff_releases(
             update.ecosystem, old.root, new.root, old_label=old.artifact, new_label=new.artifact,
-            companions=companions,
+            companions=companions, foreign=foreign,
         )  # fmt: skip
         diff.notes.extend(problems)
         return ReleaseDiff(diff, new.artifact, [])
 
-    def _companion(self, update: Update, root: Path, version: str) -> ReleaseFiles | Problem | None:
-        """The release that completes this one's API (npm: ``@types/<name>`` of its major for
-        a release without declarations), when the ecosystem names one."""
-
+    def _versions(self, update: Update) -> Callable[[str], list[str]]:
         def versions(name: str) -> list[str]:
             return list(self.changelogs.registries.info(update.ecosystem, name).versions)
 
+        return versions
+
+    def _re_exported(
+        self, update: Update, root: Path, version: str, problems: list[str]
+    ) -> dict[str, Path]:
+        """The packages this release re-exports wholesale, unpacked, by name; what cannot be
+        had goes to ``problems``."""
+        try:
+            wanted = ecosystems.get(update.ecosystem).re_exported(
+                update.package, version, root, self._versions(update)
+            )
+        except (UpstreamError, ValueError) as exc:
+            problems.append(f"what {update.package} {version} re-exports: no metadata ({exc})")
+            return {}
+        roots = {}
+        for name, picked in wanted:
+            if picked is None:
+                problems.append(f"{name}: no release in the range {update.package} {version} names")
+                continue
+            got = fetch_release(
+                self.http, self.settings, update.ecosystem, name, picked,
+                registries=self.changelogs.registries,
+            )  # fmt: skip
+            if isinstance(got, Problem):
+                problems.append(got.reason)
+            else:
+                roots[name] = got.root
+        return roots
+
+    def _companion(self, update: Update, root: Path, version: str) -> ReleaseFiles | Problem | None:
+        """The release that completes this one's API (npm: ``@types/<name>`` of its major for
+        a release without declarations), when the ecosystem names one."""
         try:
             got = ecosystems.get(update.ecosystem).companion(
-                update.package, version, root, versions
+                update.package, version, root, self._versions(update)
             )
         except (UpstreamError, ValueError) as exc:
             return Problem(f"the companion of {update.package} {version}: no metadata ({exc})")

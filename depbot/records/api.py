@@ -70,6 +70,8 @@ class ApiDiff:
     # a release's companion, unpacked (npm: the `@types/<name>` of its major when the
     # release ships no declarations): "old" / "new" -> folder; the model reads it if it can
     companions: dict[str, Path] = field(default_factory=dict)
+    # the packages a release re-exports wholesale, unpacked: "old" / "new" -> name -> folder
+    foreign: dict[str, dict[str, Path]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,9 @@ class Toy:
     def companion(self, package: str, version: str, root: Path, versions) -> None:  # noqa: ANN001
         return None
 
+    def re_exported(self, package: str, version: str, root: Path, versions) -> list:  # noqa: ANN001
+        return []
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]
 

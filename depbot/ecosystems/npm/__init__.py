@@ -74,14 +74,25 @@ class Npm:
         return workspaces.is_member(rel, globs)
 
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
-        from depbot.ecosystems.npm.api.model import npm_changes, read_package  # tree-sitter
+        from depbot.ecosystems.npm.api.model import (  # tree-sitter
+            npm_changes,
+            read_package,
+            unread_reexports,
+        )
         from depbot.ecosystems.npm.api.surface import npm_surface
 
-        old = read_package(old_root, diff.old_label, diff.notes, diff.companions.get("old"))
-        new = read_package(new_root, diff.new_label, diff.notes, diff.companions.get("new"))
+        sides = []
+        for root, label, side in ((old_root, diff.old_label, "old"),
+                                  (new_root, diff.new_label, "new")):  # fmt: skip
+            companion, foreign = diff.companions.get(side), diff.foreign.get(side)
+            sides.append(read_package(root, label, diff.notes, companion, foreign))
+        old, new = sides
         diff.changes = npm_changes(old, new, diff.notes)
         name = new.name or old.name or "package"
         diff.old_api, diff.new_api = npm_surface(old, name), npm_surface(new, name)
+        for package in sides:
+            for other in unread_reexports(package):
+                diff.notes.append(f"{package.label}: re-exports all of {other}, not read")
 
     def companion(
         self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
@@ -90,6 +101,18 @@ class Npm:
 
         name = types_companion(package, root)
         return None if name is None else (name, matching_version(version, versions(name)))
+
+    def re_exported(
+        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+    ) -> list[tuple[str, str | None]]:
+        from depbot.ecosystems.npm.api import reexports  # tree-sitter
+
+        wanted = []
+        for name in reexports.re_exported(root):
+            spec = reexports.dependency_range(root, name)
+            picked = None if spec is None else reexports.newest_in_range(spec, versions(name))
+            wanted.append((name, picked))
+        return wanted
 
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]

@@ -73,6 +73,11 @@ class Pip:
     ) -> tuple[str, str | None] | None:
         return None  # stubs ship inside the wheel, or as their own package the code imports
 
+    def re_exported(
+        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+    ) -> list[tuple[str, str | None]]:
+        return []  # griffe follows imports between the modules of one release
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names ``package`` is imported under, most likely first; ``environment``: also
         what this Python environment's installed metadata says."""

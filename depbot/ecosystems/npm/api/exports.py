@@ -1,7 +1,8 @@
 """The names a JavaScript or TypeScript entry file exports, parsed with tree-sitter.
 
 ESM (``export function/class/const/interface/type``, ``export { a, b as c }``, ``export *
-from './x'`` followed within the package, ``export default``), TypeScript ``export =``
+from './x'`` followed within the package, ``export * from 'other'`` through a ``foreign``
+reader of other packages' exports, ``export default``), TypeScript ``export =``
 (a default, plus the members of the namespace it names), ``declare module 'name' { … }`` (whose
 declarations are exported without ``export`` unless it has ``export =`` / ``export { … }``), and
 CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(exports, 'x')``,
@@ -11,6 +12,7 @@ CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(e
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +23,8 @@ import tree_sitter_typescript
 MAX_DEPTH = 6  # `export * from` chains followed at most this deep
 MAX_FILE_BYTES = 3_000_000
 MAX_NAMES = 50_000
+# a bare `export * from 'pkg'` / `'pkg/sub'`: the names that module exports (None: unread)
+Foreign = Callable[[str], "set[str] | None"]
 _NAMED_DECLARATIONS = ("name",)
 _EXTENSIONS = (
     "",
@@ -142,11 +146,13 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
             )
     source = node.child_by_field_name("source")
     if "*" in tokens and source is not None:
-        target = _resolve(ctx.file, _text(source), ctx.root)
+        spec = _text(source)
+        if not spec.startswith(".") and ctx.foreign is not None:  # another package's names
+            return names | {n for n in ctx.foreign(spec) or () if n != "default"}
+        target = _resolve(ctx.file, spec, ctx.root)
         if target is not None:
-            names |= {
-                n for n in file_exports(target, ctx.root, ctx.depth + 1, ctx.seen) if n != "default"
-            }
+            deeper = file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
+            names |= {n for n in deeper if n != "default"}
     return names
 
 
@@ -190,8 +196,11 @@ def _object_keys(node: tree_sitter.Node) -> list[str]:
 
 
 class _Context:
-    def __init__(self, file: Path, root: Path, depth: int, seen: set[Path]) -> None:
+    def __init__(
+        self, file: Path, root: Path, depth: int, seen: set[Path], foreign: Foreign | None = None
+    ) -> None:
         self.file, self.root, self.depth, self.seen = file, root, depth, seen
+        self.foreign = foreign
 
 
 def ambient_modules(file: Path) -> dict[str, set[str]]:
@@ -250,8 +259,15 @@ def _implicit_names(body: tree_sitter.Node) -> set[str]:
     return names
 
 
-def file_exports(file: Path, root: Path, depth: int = 0, seen: set[Path] | None = None) -> set[str]:
-    """The names one entry file exports (ESM, TypeScript declarations, or CommonJS)."""
+def file_exports(
+    file: Path,
+    root: Path,
+    depth: int = 0,
+    seen: set[Path] | None = None,
+    foreign: Foreign | None = None,
+) -> set[str]:
+    """The names one entry file exports (ESM, TypeScript declarations, or CommonJS);
+    ``foreign`` reads what a bare ``export * from 'pkg'`` brings in."""
     seen = set() if seen is None else seen
     if depth > MAX_DEPTH or file in seen:
         return set()
@@ -259,7 +275,7 @@ def file_exports(file: Path, root: Path, depth: int = 0, seen: set[Path] | None 
     program = parse(file)
     if program is None:
         return set()
-    ctx = _Context(file, root, depth, seen)
+    ctx = _Context(file, root, depth, seen, foreign)
     names: set[str] = set()
     for node in program.named_children:
         if node.type == "export_statement":

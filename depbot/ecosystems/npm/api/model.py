@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from depbot.ecosystems.npm.api.engines import node_minimum
-from depbot.ecosystems.npm.api.exports import ambient_modules, file_exports
+from depbot.ecosystems.npm.api.exports import Foreign, ambient_modules, file_exports
 from depbot.records.api import ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
@@ -35,6 +35,8 @@ class NpmPackage:
     engines_node: str
     manifest: dict = field(default_factory=dict)
     types_root: Path | None = None  # the unpacked `@types/<name>` of a release without types
+    # the packages it re-exports wholesale (`export * from 'pkg'`), unpacked: name → folder
+    foreign: dict[str, Path] = field(default_factory=dict)
     # file lists and declaration blocks, read once per release (a diff asks for them per
     # subpath: a 1,000-file package made the walk quadratic)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
@@ -62,7 +64,11 @@ def normalise_exports(exports: object) -> dict[str, dict[str, str | None]] | Non
 
 
 def read_package(
-    root: Path, label: str, notes: list[str], types_root: Path | None = None
+    root: Path,
+    label: str,
+    notes: list[str],
+    types_root: Path | None = None,
+    foreign: dict[str, Path] | None = None,
 ) -> NpmPackage:
     try:
         manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
@@ -82,6 +88,7 @@ def read_package(
         engines_node=str(engines.get("node", "")) if isinstance(engines, dict) else "",
         manifest=manifest,
         types_root=types_root,
+        foreign=dict(foreign or {}),
     )
 
 
@@ -182,12 +189,13 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
     else:
         targets = [subpath[2:]]
     ambient = _ambient(package).get(package.name + subpath[1:])
+    reader = _foreign_reader(package)
     for target in targets:
         declaration = _declaration_for(package, target)
         if declaration is not None:
             # a declaration file of only `declare module 'pkg' { … }` blocks exports nothing
             # at its top level: the blocks say what the package exports
-            return file_exports(declaration, package.root) | (ambient or set())
+            return file_exports(declaration, package.root, foreign=reader) | (ambient or set())
     if ambient is not None:
         return ambient
     companion = _companion_declaration(package, subpath)
@@ -196,8 +204,37 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
     for target in targets:
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
-            return file_exports(entry, package.root)
+            return file_exports(entry, package.root, foreign=reader)
     return None
+
+
+def package_of(spec: str) -> str:
+    """The package a bare module specifier names: ``@s/n/sub`` → ``@s/n``, ``n/sub`` → ``n``."""
+    parts = spec.split("/")
+    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+
+
+def _foreign_reader(package: NpmPackage) -> Foreign:
+    """What a bare ``export * from 'pkg/sub'`` of ``package`` brings in, from the unpacked
+    ``pkg`` in ``package.foreign`` (its own re-exports of others are not followed); every
+    package asked for is kept in ``package.memo["asked"]``."""
+
+    def read(spec: str) -> set[str] | None:
+        name = package_of(spec)
+        package.memo.setdefault("asked", set()).add(name)
+        root = package.foreign.get(name)
+        if root is None:
+            return None
+        if ("foreign", name) not in package.memo:
+            package.memo["foreign", name] = read_package(root, f"{package.label} → {name}", [])
+        return subpath_names(package.memo["foreign", name], "." + spec[len(name) :])
+
+    return read
+
+
+def unread_reexports(package: NpmPackage) -> list[str]:
+    """The packages ``package`` re-exports wholesale whose releases were not read."""
+    return sorted(package.memo.get("asked", set()) - set(package.foreign))
 
 
 def _companion_declaration(package: NpmPackage, subpath: str) -> Path | None:
@@ -293,8 +330,10 @@ def _name_changes(
     changes = []
     if "default" in before and "default" not in after:
         changes.append(ApiChange("default_removed", path, "default export", where))
-    changes += [
-        ApiChange("export_removed", path, name, where)
-        for name in sorted(before - after - {"default"})
-    ]
-    return changes
+    gone = sorted(before - after - {"default"})
+    hidden = unread_reexports(new)
+    if gone and hidden:  # a name it stopped declaring may come in through `export *`
+        others = ", ".join(hidden)
+        notes.append(f"{where}: {len(gone)} name(s) not shown, maybe re-exported from {others}")
+        return changes
+    return changes + [ApiChange("export_removed", path, name, where) for name in gone]

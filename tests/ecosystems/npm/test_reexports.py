@@ -1,0 +1,72 @@
+"""`export * from 'other'`: the packages a release re-exports, their versions, their names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from depbot.apidiff import diff_releases
+from depbot.ecosystems.npm.api.reexports import dependency_range, newest_in_range, re_exported
+
+
+def _release(root: Path, manifest: dict, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    (root / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _dom(root: Path, version: str, core_range: str, own: str = "") -> Path:
+    manifest = {"name": "dom", "version": version, "types": "index.d.ts",
+                "dependencies": {"@kit/core": core_range}}  # fmt: skip
+    body = 'export * from "@kit/core";\nexport * from "./extra";\n'
+    return _release(root, manifest, {"index.d.ts": body, "extra.d.ts": own})
+
+
+def _core(root: Path, names: list[str]) -> Path:
+    text = "".join(f"export declare function {n}(): void;\n" for n in names)
+    return _release(root, {"name": "@kit/core", "types": "index.d.ts"}, {"index.d.ts": text})
+
+
+def test_the_packages_a_release_re_exports_are_found_through_its_own_files(tmp_path: Path):
+    root = _dom(tmp_path / "dom", "1.0.0", "^1.2.0", 'export * from "other/sub";\n')
+    assert re_exported(root) == ["@kit/core", "other"]
+    assert dependency_range(root, "@kit/core") == "^1.2.0"
+    assert dependency_range(root, "other") is None  # not a dependency: no version to read
+
+
+def test_the_version_read_is_the_newest_stable_one_its_range_allows():
+    published = ["1.1.0", "1.2.0", "1.4.1", "1.5.0-beta.1", "2.0.0"]
+    assert newest_in_range("^1.2.0", published) == "1.4.1"
+    assert newest_in_range("1.2.0", published) == "1.2.0"
+    assert newest_in_range("^3.0.0", published) is None
+
+
+def test_names_re_exported_from_a_dependency_are_part_of_the_api(tmp_path: Path):
+    old = _dom(tmp_path / "old", "1.0.0", "1.0.0")
+    new = _dom(tmp_path / "new", "2.0.0", "2.0.0")
+    core1 = _core(tmp_path / "core1", ["Switch", "Route", "useHistory"])
+    core2 = _core(tmp_path / "core2", ["Routes", "Route"])
+    foreign = {"old": {"@kit/core": core1}, "new": {"@kit/core": core2}}
+    diff = diff_releases("npm", old, new, foreign=foreign)
+    removed = {c.detail for c in diff.changes if c.kind == "export_removed"}
+    assert removed == {"Switch", "useHistory"}
+    assert {"dom:Route", "dom:Switch"} <= set(diff.old_api or {})
+    assert "dom:Routes" in (diff.new_api or {})
+    assert not [n for n in diff.notes if "not read" in n]
+
+
+def test_a_re_exported_package_that_was_not_read_is_said_and_hides_nothing_as_removed(
+    tmp_path: Path,
+):
+    old = _dom(tmp_path / "old", "1.0.0", "1.0.0", "export declare const a: 1;\n")
+    new = _dom(tmp_path / "new", "2.0.0", "2.0.0", "export declare const a: 1;\n")
+    core1 = _core(tmp_path / "core1", ["Switch"])
+    diff = diff_releases("npm", old, new, foreign={"old": {"@kit/core": core1}})
+    assert "new: re-exports all of @kit/core, not read" in diff.notes
+    # Switch may still come in through the unread package: not a removal, not `present`
+    assert "dom:Switch" not in (diff.new_api or {})
+    assert not [c for c in diff.changes if c.kind == "export_removed"]
+    assert any("maybe re-exported from @kit/core" in n for n in diff.notes)

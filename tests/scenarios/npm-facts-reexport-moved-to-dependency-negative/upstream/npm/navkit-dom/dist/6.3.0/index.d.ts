@@ -1,0 +1,4 @@
+export * from "navkit";
+export declare function BrowserRouter(props: { children?: unknown }): unknown;
+export declare function Link(props: { to: string }): unknown;
+export declare function useNavigate(): (path: string) => void;

@@ -1,0 +1,3 @@
+export declare function Route(props: { path?: string; element?: unknown }): unknown;
+export declare function Routes(props: { children?: unknown }): unknown;
+export declare function useNavigate(): (path: string) => void;
