@@ -407,6 +407,11 @@ def _js_origin(expr: str) -> str:
     return "other"
 
 
+def declares(text: str, name: str) -> bool:
+    """Whether ``text`` declares ``name`` as a function or a class of its own."""
+    return re.search(rf"\b(?:function\s*\*?\s*|class\s+){re.escape(name)}\b", text) is not None
+
+
 def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
     """Local names → what they were assigned; and the names that are function parameters."""
     assigned: dict[str, list[str]] = {}

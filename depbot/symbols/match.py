@@ -27,6 +27,7 @@ from depbot.symbols.facts import (
 )
 from depbot.symbols.python import CallShape
 from depbot.symbols.shims import shim_reason
+from depbot.symbols.strings import dotted_string_at, names_path
 
 _SIG = re.compile(r"^@?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\((.*)\)$", re.S)
 _NUMERIC_PARAM = re.compile(
@@ -134,6 +135,10 @@ class Matcher:
     # -- one line ---------------------------------------------------------------------------
 
     def judge(self, h: Any) -> SymbolHit | None:
+        if h.context == "string" and self.kind == "name" and h.path.endswith((".py", ".pyi")):
+            quoted = self._import_path(h)
+            if quoted is not None:
+                return quoted
         if h.context in ("comment",) or (h.context == "string" and self.kind != "config_key"):
             self.skip(f"in {h.context}s")
             return None
@@ -171,6 +176,21 @@ class Matcher:
             return None
         evidence, why = verdict
         return SymbolHit(h.path, h.line, h.col, h.text, "code", evidence, why)
+
+    def _import_path(self, h: Any) -> SymbolHit | None:
+        """``"pkg.mod.leaf"`` in a string: an import path (a setting, a mock-patch target)."""
+        try:
+            lines = self.o.code.read_lines(h.path)
+        except ToolError:
+            lines = []
+        line = lines[h.line - 1] if 0 < h.line <= len(lines) else h.text
+        target = dotted_string_at(line, h.col)
+        if target is None or not names_path(target, self.roots, self.leaf):
+            return None
+        if not self._qual_ok(target.replace(":", ".")):
+            return None
+        why = f"names {target} in a string: an import path into {self.package}"
+        return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
 
     # Python ------------------------------------------------------------------------------------
 
@@ -394,6 +414,17 @@ class Matcher:
         elif b.kind in ("builtin", "bare-builtin"):
             self.skip("receiver is a plain value (list, dict, string)")
             return None
+        elif (
+            b.kind == "bare-unknown"
+            and call is None
+            and self.kind == "name"
+            and path in self.importing
+            and not self._declared_here(path)
+        ):  # `register(handler)`: a name bound nowhere in the file, passed by reference
+            evidence, who = (
+                "weak",
+                f"{WEAK_USE}: {shown}, bound nowhere here, in a file that imports {self.package}",
+            )
         elif b.kind.startswith("bare-"):
             self.skip("a local name, not the package's")
             return None
@@ -442,6 +473,12 @@ class Matcher:
                 self.skip("a different receiver" if self.qual else "receiver of unknown type")
                 return None
         return self._shape_ok(call, awaited, evidence, who)
+
+    def _declared_here(self, path: str) -> bool:
+        """Whether the file declares the leaf itself (``def``/``class``/``function``)."""
+        if path.endswith((".py", ".pyi")):
+            return self.leaf in self.o.py_facts(path).defined
+        return code_js.declares(self.o.js_facts(path)[0], self.leaf)
 
     def _shape_ok(
         self, call: CallShape | None, awaited: bool, evidence: str, who: str

@@ -1,0 +1,64 @@
+"""A match is set aside only for a reason that was verified: an import path in a string and a
+name passed by reference that nothing in the file binds are uses, not "strings" or "locals"."""
+
+from __future__ import annotations
+
+from depbot.core.settings import Settings
+from depbot.search.code import CodeSearch
+from depbot.symbols.facts import SymbolQuery
+from depbot.symbols.search import SymbolSearch
+from tests.helpers.worlds import write_tree
+
+
+def _search(root, query: SymbolQuery):
+    return SymbolSearch(CodeSearch(root, Settings())).search(query)
+
+
+def test_a_dotted_import_path_in_a_string_is_a_strong_use(tmp_path):
+    write_tree(tmp_path, {
+        "site/settings.py": 'STORAGE = "whitekit.django.GzipStorage"\n'
+                            'OTHER = "otherkit.django.GzipStorage"\n'
+                            'TITLE = "GzipStorage"\n',
+        "tests/test_static.py": "from unittest import mock\n\n"
+                                '@mock.patch("whitekit.django.GzipStorage")\n'
+                                "def test_it(storage):\n    pass\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("pip", "whitekit", "whitekit.django.GzipStorage"))
+    strong = [(h.path, h.line) for h in r.hits if h.evidence == "strong"]
+    assert strong == [("site/settings.py", 1), ("tests/test_static.py", 3)]
+    assert [h for h in r.hits if h.evidence == "weak"] == []
+    assert r.excluded.get("in strings") == 2  # another package's path, and a plain word
+
+
+def test_a_dotted_path_into_another_part_of_the_package_is_not_this_name(tmp_path):
+    write_tree(tmp_path, {"app.py": 'A = "whitekit.storage.GzipStorage"\n'})
+    r = _search(tmp_path, SymbolQuery("pip", "whitekit", "whitekit.django.GzipStorage"))
+    assert r.hits == []
+
+
+def test_a_name_passed_by_reference_that_nothing_binds_is_a_weak_use(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/routes.js": "const auth = require('authkit');\n"
+                         "router.post('/logout', logoutSession);\n"
+                         "router.post('/in', auth.authenticate('local'));\n",
+        "src/own.js": "const auth = require('authkit');\n"
+                      "function logoutSession(req) { return req; }\n"
+                      "router.post('/logout', logoutSession);\n",
+        "src/plain.js": "router.post('/logout', logoutSession);\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("npm", "authkit", "logoutSession"))
+    weak = [(h.path, h.line) for h in r.hits if h.evidence == "weak"]
+    assert weak == [("src/routes.js", 2)]
+    assert "may be a use" in r.hits[0].why
+    assert [h for h in r.hits if h.evidence == "strong"] == []
+
+
+def test_python_a_name_passed_by_reference_is_weak_unless_the_file_defines_it(tmp_path):
+    write_tree(tmp_path, {
+        "app/hooks.py": "import authkit\n\nregister(logout_session)\n",
+        "app/own.py": "import authkit\n\n\ndef logout_session():\n    pass\n\n\n"
+                      "register(logout_session)\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("pip", "authkit", "authkit.logout_session"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("app/hooks.py", 3, "weak")]
