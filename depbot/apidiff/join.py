@@ -186,7 +186,31 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
         if s.style == "require" and not s.subpath and {"*", "default"} & set(s.names.values())
     ]
     gone = any(c.kind == "default_removed" and c.path == report.package for c in diff.changes)
-    return [Query(report.package, "default_import")] if gone and module_objects else []
+    wanted = [Query(report.package, "default_import")] if gone and module_objects else []
+    for change in diff.changes:
+        if change.kind == "option_now_required":
+            wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
+    return wanted[:MAX_QUERIES]
+
+
+def _option_queries(change: ApiChange, sites: Iterable[ImportSite]) -> list[Query]:
+    """The calls that must pass the option: a named function by its name (``pkg.f(…)`` too),
+    the default export by each local name it is imported under."""
+    _, _, function = change.path.partition(":")
+    if function:
+        names = {function}
+    else:
+        names = {
+            local
+            for s in sites
+            if s.module == change.path and not s.type_only
+            for local, imported in s.names.items()
+            if imported == "default" or (imported == "*" and s.style == "require")
+        }
+    return [
+        Query(name, "required_option", arg=change.detail, max_positional=change.position)
+        for name in sorted(names)
+    ]
 
 
 # -- the join -----------------------------------------------------------------------------------
@@ -207,6 +231,7 @@ def _sentence(change: ApiChange) -> str:
         "subpath_closed": f"{change.path} is no longer an entry point (exports)",
         "default_removed": f"{change.path} has no default export",
         "export_removed": f"{change.path} no longer exports {change.detail}",
+        "option_now_required": f"{change.path} now requires the {change.detail} option",
     }.get(change.kind, f"{change.kind}: {change.path}")
 
 
@@ -224,6 +249,8 @@ def _symbols(change: ApiChange) -> tuple[str, ...]:
         return (_old_param(change), _callable(change.path))
     if change.kind in PARAM_NEEDED:
         return (_callable(change.path), change.detail)
+    if change.kind == "option_now_required":
+        return (change.detail, change.path)
     return (change.path,)
 
 
@@ -258,6 +285,9 @@ def _npm_uses(
     if change.kind == "export_removed":
         mine = [s for s in live if s.module == path]
         return [s for s in mine if change.detail in s.names.values()]
+    if change.kind == "option_now_required":
+        results = [answers.get(q) for q in _option_queries(change, live)]
+        return [h for r in results if r is not None for h in r.hits if h.context == "code"]
     return []
 
 

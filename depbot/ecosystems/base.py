@@ -69,11 +69,19 @@ class Ecosystem(Protocol):
         ...
 
     def companion(
-        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+        self,
+        package: str,
+        version: str,
+        root: Path,
+        versions: Callable[[str], list[str]],
+        *,
+        older: bool = False,
     ) -> tuple[str, str | None] | None:
         """The release that completes the API of ``package`` ``version`` unpacked at ``root``
         (npm: ``@types/<name>`` of its major when it ships no declarations), as (package,
         version; None when no release fits); ``versions(name)`` lists a package's releases.
+        ``older``: the update's old side, where a companion of an older major may stand in
+        (never on the new side: it would hide what the new major removed).
         None: the release is whole."""
         ...
 

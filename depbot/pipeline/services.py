@@ -108,10 +108,8 @@ class LiveServices:
         companions, foreign, problems = {}, {}, []
         for side, files, version in (("old", old, update.from_version),
                                      ("new", new, update.to_version)):  # fmt: skip
-            got = self._companion(update, files.root, version)
-            if isinstance(got, Problem):
-                problems.append(got.reason)
-            elif got is not None:
+            got = self._companion(update, files.root, version, problems, side == "old")
+            if got is not None:
                 companions[side] = got.root
             foreign[side] = self._re_exported(update, files.root, version, problems)
         diff = diff_releases(
@@ -154,24 +152,37 @@ class LiveServices:
                 roots[name] = got.root
         return roots
 
-    def _companion(self, update: Update, root: Path, version: str) -> ReleaseFiles | Problem | None:
+    def _companion(
+        self, update: Update, root: Path, version: str, problems: list[str], older: bool
+    ) -> ReleaseFiles | None:
         """The release that completes this one's API (npm: ``@types/<name>`` of its major for
-        a release without declarations), when the ecosystem names one."""
+        a release without declarations), when the ecosystem names one; ``older``: the old
+        side, where one of an older major may stand in (said in ``problems``)."""
         try:
             got = ecosystems.get(update.ecosystem).companion(
-                update.package, version, root, self._versions(update)
+                update.package, version, root, self._versions(update), older=older
             )
         except (UpstreamError, ValueError) as exc:
-            return Problem(f"the companion of {update.package} {version}: no metadata ({exc})")
+            problems.append(f"the companion of {update.package} {version}: no metadata ({exc})")
+            return None
         if got is None:
             return None
         name, picked = got
         if picked is None:
-            return Problem(f"{name}: no release of the major of {update.package} {version}")
-        return fetch_release(
+            problems.append(f"{name}: no release of the major of {update.package} {version}")
+            return None
+        eco = ecosystems.get(update.ecosystem)
+        mine, theirs = eco.parse_version(version), eco.parse_version(picked)
+        if older and mine is not None and theirs is not None and theirs.major < mine.major:
+            problems.append(f"{name} {picked} stands in for {update.package} {version}")
+        files = fetch_release(
             self.http, self.settings, update.ecosystem, name, picked,
             registries=self.changelogs.registries,
         )  # fmt: skip
+        if isinstance(files, Problem):
+            problems.append(files.reason)
+            return None
+        return files
 
 
 def _python_files(root: Path) -> int:

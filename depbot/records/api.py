@@ -26,6 +26,7 @@ NPM_KINDS = (
     "export_removed",
     "default_removed",
     "engines_raised",
+    "option_now_required",
 )
 
 

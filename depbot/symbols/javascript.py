@@ -185,7 +185,29 @@ def call_shape(args: list[str]) -> CallShape:
         star=any(a.startswith("...") for a in args),
         arg_kinds=tuple(_arg_kind(a) for a in args),
         literals=literals,
+        objects=tuple(object_keys(a) for a in args),
     )
+
+
+_LEADING_COMMENTS = re.compile(r"^(?:\s*(?://[^\n]*(?:\n|$)|/\*.*?\*/))*\s*", re.S)
+_KEY = re.compile(r"""^(?:async\s+|get\s+|set\s+)?\*?\s*(?:(['"])(.+?)\1|([\w$]+))\s*(?=[:(,]|$)""")
+
+
+def object_keys(arg: str) -> tuple[str, ...] | None:
+    """The top-level keys of an object literal argument (``{ a, b: 1, ...c }`` → a, b, ...);
+    None when the argument is not an object literal."""
+    text = arg.strip()
+    if not text.startswith("{"):
+        return None
+    keys = []
+    for part in _scan_args(text, 0)[0]:
+        part = _LEADING_COMMENTS.sub("", part)
+        if not part:
+            continue
+        found = _KEY.match(part)
+        key = (found.group(2) or found.group(3)) if found and not part.startswith("...") else ""
+        keys.append(key or "...")
+    return tuple(keys)
 
 
 def _awaited(text: str, chain_start: int, close: int) -> bool:

@@ -474,6 +474,25 @@ class Matcher:
                 return None
         return self._shape_ok(call, awaited, evidence, who)
 
+    def _option_given(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
+        """``required_option``: the options object at position ``max_positional`` must hold
+        ``arg``: absent from a literal is the break; a spread or a variable may hold it."""
+        position, option = self.max_pos, self.arg
+        if call.star:
+            return "weak", f"{WEAK_USE}: {who}, arguments spread; {option} is now required"
+        if call.positional <= position:
+            return evidence, f"{who}, called without options; {option} is now required"
+        keys = call.objects[position] if position < len(call.objects) else None
+        if keys is None:
+            why = f"{WEAK_USE}: {who}, its options are built elsewhere; {option} is now required"
+            return "weak", why
+        if option in keys:
+            self.skip(f"passes {option}")
+            return None
+        if "..." in keys:
+            return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
+        return evidence, f"{who}, called without the {option} option, which is now required"
+
     def _declared_here(self, path: str) -> bool:
         """Whether the file declares the leaf itself (``def``/``class``/``function``)."""
         if path.endswith((".py", ".pyi")):
@@ -504,6 +523,8 @@ class Matcher:
                 self.skip(f"passes {self.arg}")
                 return None
             return evidence, f"{who}, called without {self.arg}"
+        if k == "required_option":
+            return self._option_given(call, evidence, who)
         if k == "positional":
             if call.star or call.positional <= self.max_pos:
                 self.skip("no extra positional arguments")

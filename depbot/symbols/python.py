@@ -22,6 +22,9 @@ class CallShape:
     star: bool  # *args or **kwargs present: the shape is not fully known
     arg_kinds: tuple[str, ...]  # per positional argument: number | string | function | name | other
     literals: tuple[str, ...]  # string literal values among the arguments
+    # per positional argument: the keys of an object literal ("..." for a spread or a computed
+    # key), None for any other argument; () when not read (Python)
+    objects: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,7 @@ class Toy:
     def api_changes(self, old_root: Path, new_root: Path, diff: ApiDiff) -> None:
         diff.notes.append("toy: no API model")
 
-    def companion(self, package: str, version: str, root: Path, versions) -> None:  # noqa: ANN001
+    def companion(self, package: str, version: str, root: Path, versions, *, older=False) -> None:  # noqa: ANN001
         return None
 
     def re_exported(self, package: str, version: str, root: Path, versions) -> list:  # noqa: ANN001

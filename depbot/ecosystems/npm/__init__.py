@@ -95,12 +95,20 @@ class Npm:
                 diff.notes.append(f"{package.label}: re-exports all of {other}, not read")
 
     def companion(
-        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+        self,
+        package: str,
+        version: str,
+        root: Path,
+        versions: Callable[[str], list[str]],
+        *,
+        older: bool = False,
     ) -> tuple[str, str | None] | None:
         from depbot.ecosystems.npm.api.types import matching_version, types_companion
 
         name = types_companion(package, root)
-        return None if name is None else (name, matching_version(version, versions(name)))
+        if name is None:
+            return None
+        return name, matching_version(version, versions(name), below=older)
 
     def re_exported(
         self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]

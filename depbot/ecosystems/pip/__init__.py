@@ -69,7 +69,13 @@ class Pip:
         diff.old_api, diff.new_api = surfaces
 
     def companion(
-        self, package: str, version: str, root: Path, versions: Callable[[str], list[str]]
+        self,
+        package: str,
+        version: str,
+        root: Path,
+        versions: Callable[[str], list[str]],
+        *,
+        older: bool = False,
     ) -> tuple[str, str | None] | None:
         return None  # stubs ship inside the wheel, or as their own package the code imports
 

@@ -195,6 +195,9 @@ def test_a_release_without_declarations_names_its_types_companion_of_the_same_ma
     assert matching_version("1.4.0", published) == "1.4.2"  # the same major.minor, newest
     assert matching_version("1.9.0", published) == "1.5.0"  # else the newest of the major
     assert matching_version("3.0.0", published) is None
+    # the old side only: types that lagged behind the package stand in, never on the new side
+    assert matching_version("3.0.0", published, below=True) == "2.0.0"
+    assert matching_version("1.4.0", published, below=True) == "1.4.2"
 
 
 def test_the_old_api_is_read_from_its_companion_when_the_release_shows_none(tmp_path):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from depbot.ecosystems.npm.api.engines import node_minimum
 from depbot.ecosystems.npm.api.exports import Foreign, ambient_modules, file_exports
+from depbot.ecosystems.npm.api.params import options_now_required, signatures
 from depbot.records.api import ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
@@ -178,16 +179,28 @@ def _entry_file(package: NpmPackage, target: str) -> Path | None:
     return None
 
 
-def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
-    """Exported names of `pkg/<subpath>`; None when no file of the release shows them."""
-    targets: list[str] = []
+def _targets(package: NpmPackage, subpath: str) -> list[str]:
+    """The files `pkg/<subpath>` may resolve to, the type declarations' first."""
     if package.exports is not None:
         conditions = package.exports.get(subpath, {})
-        targets = [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
-    elif subpath == ".":
-        targets = [t for t in (package.types, package.main, "index.js") if t]
-    else:
-        targets = [subpath[2:]]
+        return [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
+    if subpath == ".":
+        return [t for t in (package.types, package.main, "index.js") if t]
+    return [subpath[2:]]
+
+
+def declaration_file(package: NpmPackage, subpath: str = ".") -> Path | None:
+    """The declaration file of `pkg/<subpath>`: the release's own, else its ``@types``'."""
+    for target in _targets(package, subpath):
+        declaration = _declaration_for(package, target)
+        if declaration is not None:
+            return declaration
+    return _companion_declaration(package, subpath)
+
+
+def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
+    """Exported names of `pkg/<subpath>`; None when no file of the release shows them."""
+    targets = _targets(package, subpath)
     ambient = _ambient(package).get(package.name + subpath[1:])
     reader = _foreign_reader(package)
     for target in targets:
@@ -198,14 +211,19 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
             return file_exports(declaration, package.root, foreign=reader) | (ambient or set())
     if ambient is not None:
         return ambient
-    companion = _companion_declaration(package, subpath)
-    if companion is not None:  # no declarations of its own: those of `@types/<name>`
-        return file_exports(companion, package.types_root)  # type: ignore[arg-type]
+    runtime = None
     for target in targets:
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
-            return file_exports(entry, package.root, foreign=reader)
-    return None
+            runtime = file_exports(entry, package.root, foreign=reader)
+            break
+    companion = _companion_declaration(package, subpath)
+    if companion is not None:  # no declarations of its own: those of `@types/<name>`, with
+        # the names its entry file shows (types of an older major may lag behind the code);
+        # whether there is a default export is the declarations' word
+        typed = file_exports(companion, package.types_root)  # type: ignore[arg-type]
+        return typed | ((runtime or set()) - {"default"})
+    return runtime
 
 
 def package_of(spec: str) -> str:
@@ -302,9 +320,27 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
                 )
     for subpath in _shared_subpaths(old, new):
         changes += _name_changes(old, new, pkg, subpath, notes)
+    changes += _option_changes(old, new, pkg)
     if engines_raised(old, new):
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
+    return changes
+
+
+def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
+    """Options of the root entry's functions that the new release requires and the old one
+    did not (the default export is the package's own path, a named one ``pkg:name``)."""
+    before, after = declaration_file(old), declaration_file(new)
+    if before is None or after is None:
+        return []
+    old_sigs, new_sigs = signatures(before), signatures(after)
+    exported = subpath_names(new, ".") or set()
+    changes = []
+    for function in ["default", *sorted(n for n in new_sigs.functions if n in exported)]:
+        path = pkg if function == "default" else f"{pkg}:{function}"
+        where = f"{new.label} · {after.name} · {new_sigs.default or function}"
+        for position, option in options_now_required(old_sigs, new_sigs, function):
+            changes.append(ApiChange("option_now_required", path, option, where, position))
     return changes
 
 

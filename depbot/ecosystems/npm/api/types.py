@@ -30,14 +30,16 @@ def types_companion(package: str, root: Path) -> str | None:
     return f"@types/{name}"
 
 
-def matching_version(version: str, published: list[str]) -> str | None:
+def matching_version(version: str, published: list[str], *, below: bool = False) -> str | None:
     """The newest published ``@types`` version of ``version``'s major.minor, else of its
-    major; None when there is none."""
+    major; ``below``: else the newest of an older major (types that lagged behind the
+    package); None when there is none."""
     target = parse(version)
     if target is None:
         return None
     parsed = [(v, p) for p in published if (v := parse(p)) is not None and not v.is_prerelease]
     same_minor = [v for v, _ in parsed if (v.major, v.minor) == (target.major, target.minor)]
     same_major = [v for v, _ in parsed if v.major == target.major]
-    pick = max(same_minor or same_major, default=None)
+    older = [v for v, _ in parsed if v.major < target.major] if below else []
+    pick = max(same_minor or same_major or older, default=None)
     return next(p for v, p in parsed if v == pick) if pick is not None else None

@@ -1,0 +1,157 @@
+"""The options object a function of an npm release takes, read from its declarations.
+
+``declare function jwt(options: jwt.Options)`` with ``interface Options { secret: S;
+algorithms: string[]; audience?: string }``: the function's parameters, each with the
+interface that types it, and each interface's properties, required or optional (``?``).
+An option that becomes required, the way a new major's constructor starts throwing without
+it, is then a change a call can be checked against. Parsed with tree-sitter; no code runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tree_sitter
+
+from depbot.ecosystems.npm.api.exports import parse
+
+_BLOCKS = ("statement_block", "interface_body", "object_type")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    interface: str  # the interface that types it, its last name (`jwt.Options` → Options); ''
+    optional: bool
+
+
+@dataclass
+class Signatures:
+    """A declaration file's functions (``default``: the one ``export =`` names) and its
+    interfaces: property → required."""
+
+    functions: dict[str, list[list[Param]]] = field(default_factory=dict)  # name → overloads
+    interfaces: dict[str, dict[str, bool]] = field(default_factory=dict)
+    extends: dict[str, list[str]] = field(default_factory=dict)
+    default: str = ""
+
+    def properties(self, interface: str, depth: int = 0) -> dict[str, bool] | None:
+        """The properties of ``interface`` with those of the interfaces it extends here."""
+        if interface not in self.interfaces or depth > 4:
+            return None
+        props: dict[str, bool] = {}
+        for base in self.extends.get(interface, []):
+            props.update(self.properties(base, depth + 1) or {})
+        props.update(self.interfaces[interface])
+        return props
+
+    def function(self, name: str) -> list[Param] | None:
+        """The parameters of ``name`` when it has one signature (overloads: None)."""
+        overloads = self.functions.get(self.default if name == "default" else name, [])
+        return overloads[0] if len(overloads) == 1 else None
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def _type_name(annotation: tree_sitter.Node | None) -> str:
+    inner = annotation.named_children[0] if annotation and annotation.named_children else None
+    if inner is None:
+        return ""
+    if inner.type == "type_identifier":
+        return _text(inner)
+    if inner.type == "nested_type_identifier":
+        return _text(inner.named_children[-1])
+    return ""
+
+
+def _params(node: tree_sitter.Node) -> list[Param]:
+    formal = node.child_by_field_name("parameters")
+    out = []
+    for p in formal.named_children if formal is not None else []:
+        if p.type not in ("required_parameter", "optional_parameter"):
+            continue
+        name = _text(p.child_by_field_name("pattern"))
+        kind = _type_name(p.child_by_field_name("type"))
+        out.append(Param(name, kind, p.type == "optional_parameter"))
+    return out
+
+
+def _interface(node: tree_sitter.Node, sigs: Signatures) -> None:
+    name = _text(node.child_by_field_name("name"))
+    props = sigs.interfaces.setdefault(name, {})  # declarations of one name merge
+    for child in node.named_children:
+        if child.type == "extends_type_clause":
+            bases = [_type_name_of(t) for t in child.named_children]
+            sigs.extends.setdefault(name, []).extend(b for b in bases if b)
+    body = node.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        if member.type == "property_signature":
+            key = _text(member.child_by_field_name("name")).strip("'\"")
+            props[key] = not any(c.type == "?" for c in member.children)
+
+
+def _type_name_of(node: tree_sitter.Node) -> str:
+    if node.type == "type_identifier":
+        return _text(node)
+    if node.type == "nested_type_identifier":
+        return _text(node.named_children[-1])
+    return ""
+
+
+def _walk(node: tree_sitter.Node, sigs: Signatures, depth: int = 0) -> None:
+    if depth <= 6:
+        for child in node.named_children:
+            _visit(child, sigs, depth)
+
+
+def _visit(node: tree_sitter.Node, sigs: Signatures, depth: int) -> None:
+    kind = node.type
+    if kind in ("function_signature", "function_declaration"):
+        name = _text(node.child_by_field_name("name"))
+        sigs.functions.setdefault(name, []).append(_params(node))
+    elif kind == "interface_declaration":
+        _interface(node, sigs)
+    elif kind == "export_statement":
+        tokens = {c.type for c in node.children}
+        named = [c for c in node.named_children if c.type == "identifier"]
+        declaration = node.child_by_field_name("declaration")
+        if ("=" in tokens or "default" in tokens) and named:
+            sigs.default = _text(named[0])  # `export = jwt`, `export default jwt`
+        if declaration is not None:
+            if "default" in tokens:
+                sigs.default = _text(declaration.child_by_field_name("name"))
+            _visit(declaration, sigs, depth)
+    elif kind in ("ambient_declaration", "expression_statement", "internal_module", "module"):
+        _walk(node, sigs, depth + 1)
+    elif kind in _BLOCKS:
+        _walk(node, sigs, depth + 1)
+
+
+def signatures(file: Path) -> Signatures:
+    """The functions and interfaces of one declaration file."""
+    sigs = Signatures()
+    program = parse(file)
+    if program is not None:
+        _walk(program, sigs)
+    return sigs
+
+
+def options_now_required(old: Signatures, new: Signatures, function: str) -> list[tuple[int, str]]:
+    """(position, option) for each property of an options parameter of ``function`` that
+    the new release requires and the old one did not (absent or optional there)."""
+    before, after = old.function(function), new.function(function)
+    if before is None or after is None:
+        return []
+    found = []
+    for position, (p_old, p_new) in enumerate(zip(before, after, strict=False)):
+        old_props = old.properties(p_old.interface) if p_old.interface else None
+        new_props = new.properties(p_new.interface) if p_new.interface else None
+        if old_props is None or new_props is None or p_new.optional:
+            continue
+        for option, required in sorted(new_props.items()):
+            if required and not old_props.get(option, False):
+                found.append((position, option))
+    return found

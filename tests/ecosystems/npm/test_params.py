@@ -1,0 +1,90 @@
+"""An option of a function's options object that the new major requires: read from the
+declarations, and checked against the calls the code makes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from depbot.apidiff import diff_releases
+from depbot.ecosystems.npm.api.params import options_now_required, signatures
+from depbot.symbols.javascript import object_keys
+
+OLD = """export = guard;
+declare function guard(options: guard.Options): guard.Handler;
+declare namespace guard {
+    interface Base { secret: string; }
+    export interface Options extends Base {
+        audience?: string;
+        algorithms?: string[];
+        [key: string]: any;
+    }
+    interface Handler { (req: unknown): void; }
+}
+"""
+NEW = """export = guard;
+declare function guard(options: guard.Options): guard.Handler;
+declare namespace guard {
+    interface Base { secret: string; }
+    export interface Options extends Base {
+        audience?: string;
+        algorithms: string[];
+        issuer: string;
+    }
+    interface Handler { (req: unknown): void; }
+}
+export declare function verify(token: string, opts: VerifyOptions): boolean;
+"""
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_option_the_new_declarations_require_is_found_through_namespaces_and_extends(
+    tmp_path: Path,
+):
+    old, new = (
+        signatures(_write(tmp_path / "o.d.ts", OLD)),
+        signatures(_write(tmp_path / "n.d.ts", NEW)),
+    )
+    assert old.default == "guard"
+    assert old.properties("Options") == {
+        "secret": True, "audience": False, "algorithms": False,
+    }  # fmt: skip
+    # optional before, required now; absent before, required now; required both: not a change
+    assert options_now_required(old, new, "default") == [(0, "algorithms"), (0, "issuer")]
+    assert options_now_required(old, new, "verify") == []  # no such function before
+
+
+def test_the_diff_lists_it_as_a_change_of_the_default_export(tmp_path: Path):
+    for side, text in (("old", OLD), ("new", NEW)):
+        _write(tmp_path / side / "index.d.ts", text)
+        manifest = {"name": "guardkit", "types": "index.d.ts"}
+        _write(tmp_path / side / "package.json", json.dumps(manifest))
+    diff = diff_releases("npm", tmp_path / "old", tmp_path / "new")
+    found = [(c.kind, c.path, c.detail, c.position) for c in diff.changes]
+    assert ("option_now_required", "guardkit", "algorithms", 0) in found
+    assert ("option_now_required", "guardkit", "issuer", 0) in found
+
+
+def test_overloaded_functions_are_not_compared(tmp_path: Path):
+    text = (
+        "export declare function f(o: A): void;\nexport declare function f(o: A, n: number): void;\n"
+        "interface A { x: string; }\n"
+    )
+    sigs = signatures(_write(tmp_path / "a.d.ts", text))
+    assert sigs.function("f") is None
+    assert options_now_required(sigs, sigs, "f") == []
+
+
+def test_the_keys_of_an_object_literal_argument():
+    assert object_keys("{ secret }") == ("secret",)
+    assert object_keys('{ secret, algorithms: ["HS256"], "a-b": 1 }') == (
+        "secret", "algorithms", "a-b",
+    )  # fmt: skip
+    assert object_keys("{ ...base, secret }") == ("...", "secret")
+    assert object_keys("{ [key]: 1, // note\n  f() {} }") == ("...", "f")
+    assert object_keys("options") is None
