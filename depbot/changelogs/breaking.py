@@ -39,6 +39,7 @@ CANDIDATE_KINDS = (
     "positional",  # calls of `symbol` with more than `max_positional` positional arguments
     "signature",  # a removed call form `f(a, b)`: calls of f with that shape
     "literal_arg",  # calls of `symbol` that pass the literal `arg`
+    "arg_kind",  # calls of `symbol` passing a value of the kind `arg` (string, number, …) it dropped
     "module",  # the package is ES-module-only: require() from CommonJS breaks
     "default_import",  # the default export is gone
     "subpath",  # a removed entry point such as `pkg/sub`

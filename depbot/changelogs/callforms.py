@@ -14,7 +14,7 @@ from depbot.changelogs.items import code_spans
 from depbot.changelogs.spans import CALL, DOTTED, QUOTED, Span, callee
 from depbot.changelogs.wording import REQUIRED_ARG_MORE, Candidate, generic, searchable_name
 
-__all__ = ["call_form_candidates", "required_arg_candidates"]
+__all__ = ["call_form_candidates", "required_arg_candidates", "value_kind_candidates"]
 
 _REQUIRED_ARG = [
     re.compile(
@@ -58,6 +58,26 @@ _CALLBACK_GONE = re.compile(  # with "callback(s)" in the same sentence: the API
 _LITERAL_GONE = re.compile(
     r"no\s+longer\s+(understood|accepted|supported|recognized|recognised|allowed|valid)", re.I
 )
+# a kind of value a call no longer accepts ("plain strings are no longer accepted by
+# `execute()`", "`load()` no longer accepts a number"): the word → the argument kind
+_VALUE_KINDS = (
+    ("string", r"(?:plain\s+|raw\s+|bare\s+|literal\s+)?(?:strings?|str)"),
+    ("number", r"(?:numbers?|integers?|ints|floats?|numeric\s+values?)"),
+    ("function", r"(?:callables?|functions?|lambdas?|callbacks?)"),
+)
+# the kind is the object of the verb: "no longer accepts (a) strings", "strings are no longer
+# accepted", "passing a string … is no longer supported"
+_ACTIVE = re.compile(
+    r"\bno\s+longer\s+(?:accepts?|supports?|takes?)\s+(?:an?\s+|the\s+)?(?P<kind>[\w ]{1,20}?)"
+    r"(?=\s+(?:as|for|in|to|anymore|any\s+more)\b|[\s,;.)]*$|[,;.)])",
+    re.I,
+)
+_PASSIVE = re.compile(
+    r"(?P<kind>(?:plain|raw|bare|literal)?\s*\w+)\s+(?:are|is)\s+(?:now\s+)?(?:no\s+longer|not)\s+"
+    r"(?:accepted|supported|allowed|valid)|\bpassing\s+an?\s+(?P<passed>\w+)\b(?=.*\b(?:no\s+longer|"
+    r"not\s+(?:accepted|supported|allowed)|an?\s+error|raises?)\b)",
+    re.I,
+)
 
 
 def required_arg_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
@@ -95,6 +115,30 @@ def call_form_candidates(sentence: str, spans: list[Span], package: str) -> list
     if _LITERAL_GONE.search(sentence):
         return _literal_candidates(spans)
     return None
+
+
+_ADVICE = re.compile(r"\b(use|instead|in\s+favou?r\s+of|prefer|wrap)\b", re.I)
+
+
+def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
+    """Calls of each named callable that pass a value of the kind the sentence says is no
+    longer accepted ("plain strings are no longer accepted by `execute()`"); [] when it
+    names no such kind or no callable."""
+    words = [m.group("kind") or m.group("passed") or "" for m in _PASSIVE.finditer(sentence)]
+    words += [m.group("kind") for m in _ACTIVE.finditer(sentence)]
+    kinds = {
+        kind
+        for kind, pattern in _VALUE_KINDS
+        for w in words
+        if re.fullmatch(pattern, w.strip(), re.I)
+    }
+    advice = _ADVICE.search(sentence)  # "…; use `text()`": the replacement is not the call
+    end = advice.start() if advice else len(sentence)
+    funcs = [s for s in spans if s.start < end and (CALL.match(s.text) or DOTTED.match(s.text))]
+    if len(kinds) != 1 or not funcs:
+        return []
+    kind = kinds.pop()
+    return [Candidate(callee(f.text), "arg_kind", arg=kind) for f in funcs]
 
 
 def _positional_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:

@@ -14,7 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from depbot.changelogs.callforms import call_form_candidates, required_arg_candidates
+from depbot.changelogs.callforms import (
+    call_form_candidates,
+    required_arg_candidates,
+    value_kind_candidates,
+)
 from depbot.changelogs.items import (
     EXPLICIT_BREAKING,
     FUTURE_REMOVAL,
@@ -158,7 +162,10 @@ def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[
     call_form = call_form_candidates(sentence, spans, scope.package)
     if call_form is not None:
         return cands + call_form
-    cands.extend(_span_candidates(sentence, spans, scope, removal, names_allowed, news))
+    kinds = value_kind_candidates(sentence, spans)  # the calls' arguments decide, not a name
+    weighed = {c.symbol for c in kinds}
+    found = _span_candidates(sentence, spans, scope, removal, names_allowed, news)
+    cands += [c for c in found if not (c.kind == "name" and c.symbol in weighed)] + kinds
     if not cands and behaviour_change(sentence):
         cands.extend(behaviour_candidates(sentence, spans))
     return cands

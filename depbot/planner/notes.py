@@ -97,6 +97,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "positional": f"`{s}()` takes at most {1 if cand.max_positional is None else cand.max_positional} positional argument(s) since {version}",
         "signature": f"the `{s}` call form was removed in {version}",
         "literal_arg": f"`{s}()` no longer understands the value '{cand.arg}' ({version})",
+        "arg_kind": f"`{s}()` no longer accepts a {cand.arg} argument ({version})",
         "module": f"{package} {version} is an ES module only (ESM): `require('{package}')` from CommonJS no longer works",
         "default_import": f"{package} {version} has no default export any more",
         "subpath": f"the `{s}` entry point was removed in {version} (deep require)",

@@ -34,7 +34,9 @@ _NUMERIC_PARAM = re.compile(
     r"^(status|code|statuscode|n|num|number|count|port|ms|timeout|size|length|index|i)$", re.I
 )
 # kinds whose break is in how a call is made: a call with that shape is evidence of its own
-SHAPE_KINDS = frozenset({"positional", "required_arg", "parameter", "signature", "literal_arg"})
+SHAPE_KINDS = frozenset(
+    {"positional", "required_arg", "parameter", "signature", "literal_arg", "arg_kind"}
+)
 SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shape
 # the words of a weak hit that may be a use no search can settle (an option key passed to
 # the package's own call): it stands against not_affected, as an unknown with its places
@@ -493,6 +495,16 @@ class Matcher:
             return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
         return evidence, f"{who}, called without the {option} option, which is now required"
 
+    def _kind_passed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
+        """``arg_kind``: a literal of the dropped kind is the break; a variable may hold one."""
+        if self.arg in call.arg_kinds:
+            return evidence, f"{who}, called with a {self.arg} literal it no longer accepts"
+        if call.star or "name" in call.arg_kinds or call.keywords:
+            why = f"{WEAK_USE}: {who}, passed a value of unknown kind (no longer a {self.arg})"
+            return "weak", why
+        self.skip(f"passes no {self.arg}")
+        return None
+
     def _declared_here(self, path: str) -> bool:
         """Whether the file declares the leaf itself (``def``/``class``/``function``)."""
         if path.endswith((".py", ".pyi")):
@@ -547,6 +559,8 @@ class Matcher:
                     self.skip("a different call shape")
                     return None
             return evidence, f"{who}, called as {self.symbol}({', '.join(self.params)})"
+        if k == "arg_kind":
+            return self._kind_passed(call, evidence, who)
         if k == "literal_arg":
             if self.arg in call.literals:
                 return evidence, f"{who}, called with '{self.arg}'"

@@ -116,6 +116,26 @@ def test_signatures_and_literal_values():
     ]
 
 
+def test_a_kind_of_value_no_longer_accepted_is_weighed_by_the_calls_arguments():
+    # the calls of the function it names, judged by what they pass: not a removed name
+    assert cands(
+        "Plain strings are no longer accepted by `Connection.execute()`; use `text()`."
+    ) == [("Connection.execute", "arg_kind", "string")]
+    assert cands("`load()` no longer accepts a number as the stream.") == [
+        ("load", "arg_kind", "number")
+    ]
+    assert cands("Passing a callable to `register()` is no longer supported.") == [
+        ("register", "arg_kind", "function")
+    ]
+    # the subject of the sentence is not the kind of value dropped ("the check() function")
+    kinds = [
+        c
+        for c in cands("The `check()` function no longer accepts unsigned seals.")
+        if c[1] == "arg_kind"
+    ]
+    assert kinds == []
+
+
 @pytest.mark.parametrize(
     ("text", "context", "category"),
     [

@@ -1,5 +1,7 @@
-"""``required_option``: calls of the package's function whose options object lacks an option
-the new release requires. A literal without it is strong; a variable or a spread may hold it."""
+"""Calls judged by their arguments. ``required_option``: the options object lacks an option the
+new release requires (a literal without it is strong; a variable or a spread may hold it).
+``arg_kind``: a value of a kind the call no longer accepts (a literal of it is strong; a
+variable may be one)."""
 
 from __future__ import annotations
 
@@ -34,3 +36,18 @@ def test_calls_are_judged_by_their_options_object(tmp_path):
     }
     assert r.excluded.get("passes algorithms") == 1
     assert all("may be a use" in h.why for h in r.hits if h.evidence == "weak")
+
+
+def test_a_literal_of_the_dropped_kind_is_strong_and_a_variable_weak(tmp_path):
+    write_tree(tmp_path, {
+        "app/db.py": "import querykit\nfrom querykit import text\n\n"
+                     "engine = querykit.create_engine('sqlite://')\n"
+                     "conn = engine.connect()\n"
+                     "conn.execute('SELECT 1')\n"
+                     "conn.execute(text('SELECT 2'))\n"
+                     "conn.execute(statement)\n",
+    })  # fmt: skip
+    query = SymbolQuery("pip", "querykit", "Connection.execute", "arg_kind", arg="string")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert {(h.line, h.evidence) for h in r.hits} == {(6, "strong"), (8, "weak")}
+    assert r.excluded.get("passes no string") == 1
