@@ -78,7 +78,7 @@ def checked_uses(
     for q in wanted:
         try:
             answers[q] = services.search_symbol(
-                SymbolQuery(eco, pkg, q.symbol, q.kind, q.of, q.arg, q.max_positional)
+                SymbolQuery(eco, pkg, q.symbol, q.kind, q.of, q.arg, q.max_positional, exact=True)
             )
         except ToolError as exc:
             notes.append(f"{q.kind} search for {q.symbol}: {exc}")

@@ -74,6 +74,7 @@ class Matcher:
         eco, package, symbol, kind = query.ecosystem, query.package, query.symbol, query.kind
         self.o, self.eco, self.package, self.kind = owner, eco, package, kind
         self.of, self.arg, self.max_pos = query.of, query.arg, query.max_positional
+        self.exact = query.exact
         self.params: list[str] = []
         sig = _SIG.match(symbol)
         if kind == "signature" and sig:
@@ -377,7 +378,7 @@ class Matcher:
             return None
         callee = ".".join(p for p in func_chain if p not in ("()", "[]"))
         if of_leaf and leaf != of_leaf:
-            if b.kind == "package" and distinctive(self.leaf):
+            if b.kind == "package" and distinctive(self.leaf) and not self.exact:
                 # notes name one owner of a parameter its siblings share (`autocompletion`
                 # "to Command", passed to click.option): a name that rare, given to the
                 # package's own function, is the same parameter

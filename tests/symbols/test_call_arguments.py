@@ -51,3 +51,19 @@ def test_a_literal_of_the_dropped_kind_is_strong_and_a_variable_weak(tmp_path):
     r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
     assert {(h.line, h.evidence) for h in r.hits} == {(6, "strong"), (8, "weak")}
     assert r.excluded.get("passes no string") == 1
+
+
+def test_an_exact_owner_does_not_stretch_to_its_siblings(tmp_path):
+    """The notes may name one owner of a parameter its siblings share; an API diff's owner
+    is exact: `jwtkit.decode(…, algorithms=…)` is not a call of `PyJWT.__init__`."""
+    write_tree(tmp_path, {
+        "app/auth.py": "import jwtkit\n\n"
+                       "data = jwtkit.decode(token, key, algorithms=['HS256'])\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    loose = SymbolQuery("pip", "jwtkit", "algorithms", "parameter", of="jwtkit.PyJWT.__init__")
+    exact = SymbolQuery(
+        "pip", "jwtkit", "algorithms", "parameter", of="jwtkit.PyJWT.__init__", exact=True
+    )
+    assert [h.line for h in search.search(loose).hits] == [3]
+    assert search.search(exact).hits == []
