@@ -57,10 +57,31 @@ def package_keys(package: str) -> set[str]:
     return keys
 
 
+# the last word of a package named for its role in a tool (`sass-loader`, `x-plugin`): the
+# tool configures it under its leading words, inside a key that names the role
+# (`css.loaderOptions.sass`, `plugins.x`)
+ROLE_WORDS = ("loader", "plugin", "middleware", "preset", "transformer")
+
+
+def role_key(package: str) -> tuple[str, str]:
+    """(the leading words in camelCase, the role word) of a role-named package, or ('', '')."""
+    words = [w for w in re.split(r"[-_.]", package.rsplit("/", 1)[-1]) if w]
+    if len(words) < 2 or words[-1].lower() not in ROLE_WORDS:
+        return "", ""
+    lead = words[:-1]
+    return lead[0].lower() + "".join(w[:1].upper() + w[1:] for w in lead[1:]), words[-1].lower()
+
+
 def package_key(keys: tuple[str, ...], package: str) -> str:
     """The first enclosing key that names ``package``'s section, or ''."""
     wanted = package_keys(package)
-    return next((k for k in keys if k in wanted), "")
+    lead, role = role_key(package)
+    for i, key in enumerate(keys):
+        if key in wanted:
+            return key
+        if lead and key == lead and i + 1 < len(keys) and role in keys[i + 1].lower():
+            return f"{keys[i + 1]}.{key}"
+    return ""
 
 
 class Matcher:

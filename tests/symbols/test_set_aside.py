@@ -62,3 +62,19 @@ def test_python_a_name_passed_by_reference_is_weak_unless_the_file_defines_it(tm
     })  # fmt: skip
     r = _search(tmp_path, SymbolQuery("pip", "authkit", "authkit.logout_session"))
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [("app/hooks.py", 3, "weak")]
+
+
+def test_a_role_named_package_is_configured_under_its_leading_words_in_a_role_key():
+    from depbot.symbols.match import package_key, role_key
+
+    assert role_key("stylekit-loader") == ("stylekit", "loader")
+    assert role_key("@scope/fancy-docs-plugin") == ("fancyDocs", "plugin")
+    assert role_key("stylekit") == ("", "")
+    # css.loaderOptions.stylekit.data: innermost key first
+    assert package_key(("stylekit", "loaderOptions", "css"), "stylekit-loader") == (
+        "loaderOptions.stylekit"
+    )
+    # the leading words alone, outside a key naming the role, are any object's key
+    assert package_key(("stylekit", "theme"), "stylekit-loader") == ""
+    assert package_key(("lesskit", "loaderOptions", "css"), "stylekit-loader") == ""
+    assert package_key(("stylekitLoader",), "stylekit-loader") == "stylekitLoader"
