@@ -229,6 +229,7 @@ def _sentence(change: ApiChange) -> str:
         "param_kind_changed": f"{short} parameter {change.detail}",
         "became_esm_only": f"{change.path} is an ES module only ({change.detail})",
         "subpath_closed": f"{change.path} is no longer an entry point (exports)",
+        "subpath_removed": f"{change.path} is gone from the package (no such file)",
         "default_removed": f"{change.path} has no default export",
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
@@ -273,6 +274,8 @@ def _npm_uses(
     if change.kind == "subpath_closed":
         deep = (path, f"{path}.js", f"{path}/index.js")
         return [s for s in live if s.module in deep or s.module.startswith(path + "/")]
+    if change.kind == "subpath_removed":  # each file is a change of its own
+        return [s for s in live if s.module in (path, f"{path}.js", f"{path}/index.js")]
     named = [s for s in live if s.module == path and s.style in ("import", "export-from")]
     if change.kind == "default_removed":
         hits: list[UseHit] = [s for s in named if "default" in s.names.values()]

@@ -23,6 +23,7 @@ PYTHON_KINDS = (
 NPM_KINDS = (
     "became_esm_only",
     "subpath_closed",
+    "subpath_removed",
     "export_removed",
     "default_removed",
     "engines_raised",

@@ -213,3 +213,13 @@ def test_the_old_api_is_read_from_its_companion_when_the_release_shows_none(tmp_
     diff = diff_releases("npm", old, new, companions={"old": types})
     assert [(c.kind, c.detail) for c in diff.changes] == [("export_removed", "Switch")]
     assert {"rk:Switch", "rk:Route"} <= set(diff.old_api)
+
+
+def test_a_deep_path_no_file_of_the_new_release_answers_is_removed(tmp_path):
+    old = _package(tmp_path / "old", {"name": "pk", "main": "index.js"},
+                   {"index.js": "", "lib/a.js": "", "b/index.js": "", "c.js": ""})  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "pk", "main": "index.js"},
+                   {"index.js": "", "lib/a.cjs": "", "c/index.js": ""})  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    removed = [(c.kind, c.path) for c in diff.changes if c.kind == "subpath_removed"]
+    assert removed == [("subpath_removed", "pk/b")]  # lib/a and c still resolve

@@ -318,6 +318,8 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
                         _place(new, "exports"),
                     )
                 )
+    else:
+        changes += _files_removed(old, new, pkg)
     for subpath in _shared_subpaths(old, new):
         changes += _name_changes(old, new, pkg, subpath, notes)
     changes += _option_changes(old, new, pkg)
@@ -325,6 +327,22 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
     return changes
+
+
+def _files_removed(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
+    """Deep paths (`require('pkg/es6/symbol')`) of the old release that no file of the new
+    one answers, when no `exports` map decides what is reachable."""
+    changes = []
+    for subpath in deep_paths(old):
+        rel = subpath[2:]
+        if not any(_file_answers(new.root / rel, suffix) for suffix in ("", *JS_SUFFIXES)):
+            where = f"{new.label} · {rel} · no such file"
+            changes.append(ApiChange("subpath_removed", f"{pkg}/{rel}", "no such file", where))
+    return changes
+
+
+def _file_answers(stem: Path, suffix: str) -> bool:
+    return Path(f"{stem}{suffix}").is_file() or (stem / f"index{suffix or '.js'}").is_file()
 
 
 def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:

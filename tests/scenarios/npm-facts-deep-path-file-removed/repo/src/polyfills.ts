@@ -1,0 +1,3 @@
+/** Polyfills loaded before the app. */
+import 'polyshim/es6/symbol';
+import 'polyshim/es6/promise';

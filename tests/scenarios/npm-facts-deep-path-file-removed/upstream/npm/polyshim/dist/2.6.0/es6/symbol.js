@@ -1,0 +1,1 @@
+require('../modules/es6.symbol');

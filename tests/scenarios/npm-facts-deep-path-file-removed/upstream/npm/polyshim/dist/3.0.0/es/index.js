@@ -1,0 +1,2 @@
+require('./symbol');
+require('./promise');
