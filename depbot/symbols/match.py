@@ -322,6 +322,11 @@ class Matcher:
             callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
             if callee is not None and callee.kind == "package":  # `pkg.connect(u, { gone })`
                 shown = ".".join(p for p in use.func_chain if p not in ("()", "[]"))
+                if distinctive(self.leaf):  # a name that rare, in the package's own call
+                    return (
+                        "strong",
+                        f"sets {self.leaf} in the options passed to {shown} ({callee.path})",
+                    )
                 return "weak", (
                     f"{WEAK_USE}: the {self.leaf} key of an object passed to {shown}, "
                     f"a call of {self.package}"

@@ -249,17 +249,20 @@ def test_a_property_after_a_line_comment_is_still_a_property(tmp_path):
     ]
 
 
-def test_an_option_key_passed_to_the_packages_call_is_a_weak_use_not_set_aside(tmp_path):
+def test_an_option_key_passed_to_the_packages_call_is_a_use_not_set_aside(tmp_path):
     write_tree(tmp_path, {
         "src/db.js": "const mongo = require('dbkit');\n"
-                     "mongo.connect(uri, { keepAliveLegacy: true });\n"
-                     "other.setup({ keepAliveLegacy: true });\n"
-                     "const plain = { keepAliveLegacy: 1 };\n",
+                     "mongo.connect(uri, { keepAliveLegacy: true, poolsize: 4 });\n"
+                     "other.setup({ keepAliveLegacy: true, poolsize: 4 });\n"
+                     "const plain = { keepAliveLegacy: 1, poolsize: 4 };\n",
     })  # fmt: skip
-    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(
-        SymbolQuery("npm", "dbkit", "keepAliveLegacy")
-    )
-    weak = [(h.path, h.line, h.why) for h in r.hits if h.evidence == "weak"]
-    assert weak == [("src/db.js", 2, "may be a use: the keepAliveLegacy key of an object "
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    # a name that rare, in the object passed to the package's own call: strong
+    rare = search.search(SymbolQuery("npm", "dbkit", "keepAliveLegacy"))
+    assert [(h.path, h.line, h.evidence) for h in rare.hits] == [("src/db.js", 2, "strong")]
+    # a plain word there may be another option of the same name: weak, not set aside
+    plain = search.search(SymbolQuery("npm", "dbkit", "poolsize"))
+    weak = [(h.path, h.line, h.why) for h in plain.hits if h.evidence == "weak"]
+    assert weak == [("src/db.js", 2, "may be a use: the poolsize key of an object "
                                      "passed to mongo.connect, a call of dbkit")]  # fmt: skip
-    assert found(r) == []  # other.setup's and a plain object's keys stay set aside
+    assert found(plain) == []  # other.setup's and a plain object's keys stay set aside
