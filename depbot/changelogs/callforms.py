@@ -61,23 +61,41 @@ _LITERAL_GONE = re.compile(
 # a kind of value a call no longer accepts ("plain strings are no longer accepted by
 # `execute()`", "`load()` no longer accepts a number"): the word → the argument kind
 _VALUE_KINDS = (
-    ("string", r"(?:plain\s+|raw\s+|bare\s+|literal\s+)?(?:strings?|str)"),
-    ("number", r"(?:numbers?|integers?|ints|floats?|numeric\s+values?)"),
+    ("string", r"(?:strings?|str)"),
+    ("number", r"(?:numbers?|integers?|ints|floats?|numeric)"),
     ("function", r"(?:callables?|functions?|lambdas?|callbacks?)"),
 )
 # the kind is the object of the verb: "no longer accepts (a) strings", "strings are no longer
-# accepted", "passing a string … is no longer supported"
-_ACTIVE = re.compile(
-    r"\bno\s+longer\s+(?:accepts?|supports?|takes?)\s+(?:an?\s+|the\s+)?(?P<kind>[\w ]{1,20}?)"
-    r"(?=\s+(?:as|for|in|to|anymore|any\s+more)\b|[\s,;.)]*$|[,;.)])",
-    re.I,
-)
+# accepted", "passing a string … is no longer supported"; the words are read in a bounded
+# window beside the verb (no pattern here scans back over a long word)
+_ACTIVE = re.compile(r"\bno\s+longer\s+(?:accepts?|supports?|takes?)\s", re.I)
 _PASSIVE = re.compile(
-    r"(?P<kind>(?:plain|raw|bare|literal)?\s*\w+)\s+(?:are|is)\s+(?:now\s+)?(?:no\s+longer|not)\s+"
-    r"(?:accepted|supported|allowed|valid)|\bpassing\s+an?\s+(?P<passed>\w+)\b(?=.*\b(?:no\s+longer|"
-    r"not\s+(?:accepted|supported|allowed)|an?\s+error|raises?)\b)",
-    re.I,
+    r"\b(?:are|is)\s+(?:now\s+)?(?:no\s+longer|not)\s+(?:accepted|supported|allowed|valid)\b", re.I
 )
+_PASSING = re.compile(r"\bpassing\s+an?\s+", re.I)
+_REFUSED = re.compile(r"\bno\s+longer\b|\bnot\s+(?:accepted|supported|allowed)\b|\braises?\b", re.I)
+_AFTER = re.compile(r"\s*(?:an?\s+|the\s+)?((?:plain|raw|bare|literal)\s+)?(\w{1,30})")
+_BEFORE = re.compile(r"(\w{1,30})\s+$")
+WINDOW = 40
+
+
+def _kind_words(sentence: str) -> list[str]:
+    """The words in the place of a dropped kind of value, beside each verb that drops one."""
+    words = []
+    for m in _ACTIVE.finditer(sentence):
+        after = _AFTER.match(sentence, m.end(), m.end() + WINDOW)
+        if after:
+            words.append(after.group(2))
+    for m in _PASSIVE.finditer(sentence):
+        before = _BEFORE.search(sentence[max(0, m.start() - WINDOW) : m.start()])
+        if before:
+            words.append(before.group(1))
+    if _REFUSED.search(sentence):
+        for m in _PASSING.finditer(sentence):
+            after = _AFTER.match(sentence, m.end(), m.end() + WINDOW)
+            if after:
+                words.append(after.group(2))
+    return words
 
 
 def required_arg_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
@@ -124,8 +142,7 @@ def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     """Calls of each named callable that pass a value of the kind the sentence says is no
     longer accepted ("plain strings are no longer accepted by `execute()`"); [] when it
     names no such kind or no callable."""
-    words = [m.group("kind") or m.group("passed") or "" for m in _PASSIVE.finditer(sentence)]
-    words += [m.group("kind") for m in _ACTIVE.finditer(sentence)]
+    words = _kind_words(sentence)
     kinds = {
         kind
         for kind, pattern in _VALUE_KINDS

@@ -41,6 +41,8 @@ SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shap
 # the words of a weak hit that may be a use no search can settle (an option key passed to
 # the package's own call): it stands against not_affected, as an unknown with its places
 WEAK_USE = "may be a use"
+# `mock.patch("pkg.name")`, `monkeypatch.setattr("pkg.name", …)`: the string's call
+_PATCH_CALL = re.compile(r"(?:\bpatch|\bsetattr)\s*\(\s*[rbu]?['\"]$")
 _FUNC_PARAM = re.compile(r"^(fn|func|function|callback|cb|handler|listener|middleware)$", re.I)
 
 
@@ -213,6 +215,10 @@ class Matcher:
             return None
         if not self._qual_ok(target.replace(":", ".")):
             return None
+        start = line.rfind(target, 0, h.col + len(target))  # where the quoted path begins
+        patched = _PATCH_CALL.search(line[: max(0, start)]) is not None
+        if target.replace(":", ".").count(".") < 2 and not patched:
+            return None  # `'pkg.name'` alone may be any text; a mock-patch target is not
         why = f"names {target} in a string: an import path into {self.package}"
         return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
 

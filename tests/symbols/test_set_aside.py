@@ -78,3 +78,13 @@ def test_a_role_named_package_is_configured_under_its_leading_words_in_a_role_ke
     assert package_key(("stylekit", "theme"), "stylekit-loader") == ""
     assert package_key(("lesskit", "loaderOptions", "css"), "stylekit-loader") == ""
     assert package_key(("stylekitLoader",), "stylekit-loader") == "stylekitLoader"
+
+
+def test_a_two_part_dotted_string_is_a_use_only_as_a_mock_patch_target(tmp_path):
+    write_tree(tmp_path, {
+        "app/notes.py": "TEXT = 'whitekit.compress'\n",
+        "tests/test_io.py": "from unittest import mock\n\n"
+                            "@mock.patch('whitekit.compress')\ndef test_it(c):\n    pass\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("pip", "whitekit", "whitekit.compress"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("tests/test_io.py", 3, "strong")]
