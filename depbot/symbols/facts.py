@@ -86,6 +86,9 @@ def merge(bindings: list[Binding]) -> Binding:
     made = [b for b in bindings if b.kind == "local-package"]
     if made:
         return made[0]
+    taken = {b.path for b in bindings if b.kind == "package"}
+    if len(taken) == 1 and all(b.kind == "package" for b in bindings):
+        return next(b for b in bindings if b.kind == "package")  # `const { fn } = lib` alone
     if bindings and all(b.kind == "builtin" for b in bindings):
         return Binding("builtin")
     return Binding("unknown")

@@ -434,11 +434,26 @@ def declares(text: str, name: str) -> bool:
     return re.search(rf"\b(?:function\s*\*?\s*|class\s+){re.escape(name)}\b", text) is not None
 
 
+# `const { a, b: c = 1, ...rest } = lib.sub;`: each name taken from a value's members
+_DESTRUCTURE = re.compile(
+    r"(?<![\w$.])(?:const|let|var)\s*\{([^{}=;]{1,300})\}\s*=\s*"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,6})\s*(?:;|\n|$)"
+)
+_MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*$")
+
+
 def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
-    """Local names → what they were assigned; and the names that are function parameters."""
+    """Local names → what they were assigned; and the names that are function parameters.
+    A destructured member is ``member:<value>.<name>``."""
     assigned: dict[str, list[str]] = {}
     for m in _ASSIGN.finditer(text):
         assigned.setdefault(m.group(1), []).append(_js_origin(m.group(2)))
+    for m in _DESTRUCTURE.finditer(text):
+        for entry in m.group(1).split(","):
+            member = _MEMBER.match(entry.split("=", 1)[0])
+            if member:
+                local = member.group(2) or member.group(1)
+                assigned.setdefault(local, []).append(f"member:{m.group(2)}.{member.group(1)}")
     params: set[str] = set()
     for m in _PARAMS.finditer(text):
         raw = m.group(1) or m.group(2) or m.group(3) or ""

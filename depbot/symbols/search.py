@@ -170,6 +170,14 @@ class SymbolSearch:
         """What an assignment's right-hand side makes a name: a plain value, the package's object, ..."""
         if origin.startswith("literal:"):
             return Binding("builtin")
+        if origin.startswith("member:"):  # `const { fn } = lib`: the package's own member
+            chain = origin.partition(":")[2].split(".")
+            inner = resolve(chain[0])
+            if inner.kind == "package":
+                return Binding("package", ".".join([inner.path, *chain[1:]]))
+            if inner.kind == "local-package":
+                return Binding("local-package", chain[-1])
+            return Binding("unknown")
         if origin.startswith(("chain:", "class:")):  # a value made from, or a class based on
             parts = [p for p in re.split(r"[.()\[\]]+", origin.partition(":")[2]) if p]
             inner = resolve(parts[0]) if parts else Binding("unknown")

@@ -88,3 +88,21 @@ def test_a_two_part_dotted_string_is_a_use_only_as_a_mock_patch_target(tmp_path)
     })  # fmt: skip
     r = _search(tmp_path, SymbolQuery("pip", "whitekit", "whitekit.compress"))
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [("tests/test_io.py", 3, "strong")]
+
+
+def test_a_name_destructured_from_the_module_object_is_the_packages(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/a.js": "const lib = require('authkit');\n"
+                    "const { logoutSession, other: renamed } = lib;\n"
+                    "router.post('/x', logoutSession);\n"
+                    "router.post('/y', renamed);\n",
+        "src/b.js": "const plain = { logoutSession: 1 };\n"
+                    "const { logoutSession } = plain;\nuse(logoutSession);\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = search.search(SymbolQuery("npm", "authkit", "logoutSession"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/a.js", 3, "strong")]
+    assert "resolves to authkit.logoutSession" in r.hits[0].why
+    other = search.search(SymbolQuery("npm", "authkit", "other"))
+    assert other.hits == []  # `other: renamed` binds `renamed`; `other` itself is a key
