@@ -238,6 +238,9 @@ def imports_from_tree(tree: JsTree) -> list[JsImport]:
         add(stmt.start_byte, end, spec, _export_names(tree, stmt), "export-from", _type_only(stmt))
     for style, key in (("require", "require"), ("dynamic-import", "dynamic")):
         for call in caps.get(key, ()):
+            callee = call.child_by_field_name("function")
+            if style == "require" and (callee is None or tree.node_text(callee) != "require"):
+                continue  # the query's `#eq?` is not held once other patterns match too
             args = call.child_by_field_name("arguments")
             first = args.named_children[0] if args is not None and args.named_children else None
             end = (

@@ -162,3 +162,17 @@ def test_a_5mb_minified_bundle_is_not_parsed_and_stays_fast(tmp_path: Path):
     assert time.perf_counter() - t0 < 2.5  # about 0.5 s on an idle machine
     assert lex.kind_at(2, 4) == "comment" and lex.kind_at(1, 30) == "code"
     assert [(i.specifier, i.names) for i in imports] == [("left-pad", {"lib": "*"})]
+
+
+def test_a_call_with_a_string_is_a_require_only_when_it_calls_require():
+    """Once the file has an import, the query's `#eq? @fn "require"` alone let any
+    `f('x')` through as an import of package 'x' (tree-sitter 0.26)."""
+    text = (
+        "import { model, Schema } from 'dockkit';\n"
+        "export const Post = model('Post', new Schema({}));\n"
+        "const title = t('home.title');\n"
+        "const db = require('./db');\n"
+    )
+    for path in ("m.ts", "m.js"):
+        found = [(i.specifier, i.style) for i in js_imports(text, path=path)]
+        assert found == [("dockkit", "import"), ("./db", "require")], path
