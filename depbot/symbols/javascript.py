@@ -409,7 +409,7 @@ _PARAMS = re.compile(
 )
 
 
-def _js_origin(expr: str) -> str:
+def js_origin(expr: str) -> str:
     e = expr.strip()
     if e.startswith("["):
         return "literal:list"
@@ -447,7 +447,7 @@ def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
     A destructured member is ``member:<value>.<name>``."""
     assigned: dict[str, list[str]] = {}
     for m in _ASSIGN.finditer(text):
-        assigned.setdefault(m.group(1), []).append(_js_origin(m.group(2)))
+        assigned.setdefault(m.group(1), []).append(js_origin(m.group(2)))
     for m in _DESTRUCTURE.finditer(text):
         for entry in m.group(1).split(","):
             member = _MEMBER.match(entry.split("=", 1)[0])

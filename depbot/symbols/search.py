@@ -23,6 +23,7 @@ from depbot.search.code import CodeSearch
 from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
 from depbot.search.imports import js_imports
 from depbot.symbols import javascript as code_js
+from depbot.symbols import jslocal
 from depbot.symbols import python as code_py
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
@@ -193,6 +194,9 @@ class SymbolSearch:
                 sub = f"/{site.subpath}" if site.subpath else ""
                 member = "" if imported in ("*", "default") else f".{imported}"
                 return Binding("package", f"{package}{sub}{member}")
+        hop = self._js_through_local(path, name, package, depth)
+        if hop is not None:
+            return hop
         if name in self.js_foreign(path):
             return Binding("foreign")
         _, _, assigned, params = self.js_facts(path)
@@ -207,6 +211,33 @@ class SymbolSearch:
         if name in params:
             return Binding("param")
         return Binding("unknown")
+
+    def _js_through_local(self, path: str, name: str, package: str, depth: int) -> Binding | None:
+        """``const User = require('../models/user')`` where that module exported a value the
+        package made (``module.exports = db.model(…)``): the package's object, one module on."""
+        if depth >= 3:
+            return None
+        for imp in js_imports(self._text(path), path=path):
+            if imp.package or name not in imp.names:
+                continue
+            for target in jslocal.candidates(path, imp.specifier):
+                if (self.code.root / target).is_file():
+                    return self._js_exported(target, imp.names[name], package, depth + 1)
+        return None
+
+    def _js_exported(self, path: str, imported: str, package: str, depth: int) -> Binding | None:
+        try:
+            expr = jslocal.exported(self._text(path), imported)
+        except ToolError:
+            return None
+        if expr is None:
+            return None
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", expr):
+            got = self._js_binding(path, expr, package, depth)
+        else:
+            resolve = lambda root: self._js_binding(path, root, package, depth)  # noqa: E731
+            got = self._origin(code_js.js_origin(expr), resolve)
+        return got if got.kind in ("package", "local-package") else None
 
     def py_files(self) -> frozenset[str]:
         """The checkout's Python files in scope (listed once)."""

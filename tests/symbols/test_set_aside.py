@@ -106,3 +106,22 @@ def test_a_name_destructured_from_the_module_object_is_the_packages(tmp_path):
     assert "resolves to authkit.logoutSession" in r.hits[0].why
     other = search.search(SymbolQuery("npm", "authkit", "other"))
     assert other.hits == []  # `other: renamed` binds `renamed`; `other` itself is a key
+
+
+def test_a_value_the_package_made_is_followed_one_module_on(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/models/user.js": "const db = require('dockkit');\n"
+                              "module.exports = db.model('User', new db.Schema({}));\n",
+        "src/models/post.ts": "import { model, Schema } from 'dockkit';\n"
+                              "export const Post = model('Post', new Schema({}));\n",
+        "src/models/plain.js": "module.exports = { findByIdAndRemove() {} };\n",
+        "src/routes.ts": "import { Post } from './models/post';\n"
+                         "const User = require('./models/user');\n"
+                         "const Plain = require('./models/plain');\n"
+                         "User.findByIdAndRemove(1);\nPost.findByIdAndRemove(2);\n"
+                         "Plain.findByIdAndRemove(3);\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("npm", "dockkit", "Model.findByIdAndRemove"))
+    got = [(h.path, h.line, h.evidence) for h in r.hits]
+    assert got == [("src/routes.ts", 4, "strong"), ("src/routes.ts", 5, "strong")]

@@ -1,0 +1,50 @@
+"""What a module of the checkout exports, for a value to be followed one module on.
+
+``models/user.js`` does ``module.exports = db.model('User', schema)``; ``routes.js`` does
+``const User = require('../models/user')`` and calls ``User.findByIdAndRemove()``: the
+binding of ``User`` is what ``models/user.js`` exported. Pure: text in, names out; the file
+reading stays with the caller.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+SUFFIXES = ("", ".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs", "/index.js", "/index.ts")
+_DEFAULT = (
+    re.compile(r"(?<![\w$.])module\.exports\s*=\s*([^;\n]{1,200})"),
+    re.compile(r"(?<![\w$.])export\s+default\s+([^;\n]{1,200})"),
+)
+
+
+def candidates(importer: str, specifier: str) -> list[str]:
+    """The checkout paths a relative ``specifier`` imported from ``importer`` may be."""
+    if not specifier.startswith("."):
+        return []
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+    if base.startswith(".."):
+        return []
+    return [base + suffix for suffix in SUFFIXES]
+
+
+def exported(text: str, imported: str) -> str | None:
+    """The expression a module exports as ``imported`` (``default``/``*``: its
+    ``module.exports`` or ``export default``; a name: ``exports.name = …``), or the name
+    itself when it declares it (``export const name = …``), or None."""
+    if imported in ("default", "*"):
+        for pattern in _DEFAULT:
+            found = pattern.search(text)
+            if found and not found.group(1).lstrip().startswith("{"):
+                return found.group(1).strip()
+        return None
+    member = re.search(
+        rf"(?<![\w$.])(?:module\.)?exports\.{re.escape(imported)}\s*=\s*([^;\n]{{1,200}})", text
+    )
+    if member:
+        return member.group(1).strip()
+    declared = rf"\bexport\s+(?:const|let|var|function|class)\s+{re.escape(imported)}\b"
+    listed = rf"\bexport\s*\{{[^}}]*\b{re.escape(imported)}\b"
+    if re.search(declared, text) or re.search(listed, text):
+        return imported
+    return None
