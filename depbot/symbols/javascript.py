@@ -429,6 +429,16 @@ def js_origin(expr: str) -> str:
     return "other"
 
 
+_CLASS_BASE = re.compile(
+    r"\bclass\s+[A-Za-z_$][\w$]*\s+extends\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,4})"
+)
+
+
+def class_bases(text: str) -> list[str]:
+    """The base of each ``class X extends base`` of the text, in order."""
+    return [m.group(1) for m in _CLASS_BASE.finditer(text)]
+
+
 def declares(text: str, name: str) -> bool:
     """Whether ``text`` declares ``name`` as a function or a class of its own."""
     return re.search(rf"\b(?:function\s*\*?\s*|class\s+){re.escape(name)}\b", text) is not None

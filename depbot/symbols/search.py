@@ -194,6 +194,17 @@ class SymbolSearch:
                 sub = f"/{site.subpath}" if site.subpath else ""
                 member = "" if imported in ("*", "default") else f".{imported}"
                 return Binding("package", f"{package}{sub}{member}")
+        if name == "this":  # inside a class that extends the package's: its own object
+            bases = code_js.class_bases(self._text(path))
+            got = [
+                self._origin(f"class:{b}", lambda r: self._js_binding(path, r, package, depth + 1))
+                for b in bases
+            ]
+            return (
+                got[0]
+                if got and all(g.kind == "local-package" for g in got)
+                else Binding("unknown")
+            )
         hop = self._js_through_local(path, name, package, depth)
         if hop is not None:
             return hop

@@ -125,3 +125,15 @@ def test_a_value_the_package_made_is_followed_one_module_on(tmp_path):
     r = _search(tmp_path, SymbolQuery("npm", "dockkit", "Model.findByIdAndRemove"))
     got = [(h.path, h.line, h.evidence) for h in r.hits]
     assert got == [("src/routes.ts", 4, "strong"), ("src/routes.ts", 5, "strong")]
+
+
+def test_this_in_a_class_that_extends_the_packages_is_its_object(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/guard.js": "const lib = require('authkit');\n"
+                        "class Guard extends lib.Strategy {\n"
+                        "  run() { return this.legacyVerify(); }\n}\n",
+        "src/own.js": "class Own extends Base {\n  run() { return this.legacyVerify(); }\n}\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("npm", "authkit", "Strategy.legacyVerify"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/guard.js", 3, "strong")]
