@@ -39,13 +39,20 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^([=\-~^\"'`#*+]){3,}\s*$")
 _ANY_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.(?:\d+|x))+(?![\w.])|\bv\d+\b", re.I)
 _POINTS_TO_GUIDE = re.compile(r"\b(?:upgrad|migrat)", re.IGNORECASE)
+MAX_GUIDED_MAJORS = 3  # majors of one update whose upgrade guides are looked for
 
 
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     """(line index, level, text) of the Markdown and reStructuredText headings."""
     out: list[tuple[int, int, str]] = []
     rst_levels: list[str] = []
+    fenced = False
     for i, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):  # a code fence is not an underline,
+            fenced = not fenced  # and a `# comment` inside one is not a heading
+            continue
+        if fenced:
+            continue
         m = _HEADING.match(line)
         if m:
             out.append((i, len(m.group(1)), m.group(2)))
@@ -231,33 +238,52 @@ class FolderSource:
 
     # -- upgrade and migration guides --------------------------------------------------------
 
-    def _wants_guide(self, run: FetchState) -> Version | None:
-        """The first release of the new major, when this is a major update whose notes of it
-        are missing, short, or point to a guide."""
+    def _wants_guides(self, run: FetchState) -> list[Version]:
+        """The first release of each major of a major update (the new one first, then the
+        ones crossed on the way, at most ``MAX_GUIDED_MAJORS``) whose notes are missing,
+        short, or point to a guide."""
         if update_type(run.eco, run.old, run.new) != "major":
-            return None
-        firsts = sorted(v for v in run.needed if v.major == run.hi.major)
-        first = firsts[0] if firsts else run.hi
-        found = run.found.get(first)
-        if found is None:
-            return first
-        body = found.body.strip()
-        if body.count("\n") < 2 or _POINTS_TO_GUIDE.search(body):
-            return first
-        return None
+            return []
+        wanted = []
+        for major in sorted({v.major for v in run.needed} | {run.hi.major}, reverse=True):
+            if major <= run.lo.major or len(wanted) >= MAX_GUIDED_MAJORS:
+                continue
+            firsts = sorted(v for v in run.needed if v.major == major)
+            first = firsts[0] if firsts else run.hi
+            found = run.found.get(first)
+            if found is None:
+                wanted.append(first)
+                continue
+            body = found.body.strip()
+            if body.count("\n") < 2 or _POINTS_TO_GUIDE.search(body):
+                wanted.append(first)
+        return wanted
 
     def _from_guides(
         self, run: FetchState, repo: str, directory: str | None, tag: str | None
     ) -> None:
-        first = self._wants_guide(run)
-        if first is None:
+        wanted = self._wants_guides(run)
+        if not wanted:
             return
         tree = self._tree(run, repo, tag)
         if not tree:
             return
         files = [(e.path, e.size) for e in tree if e.type == "file"]
+        for first in wanted:
+            self._guide_of(run, repo, directory, tag, files, first)
+
+    def _guide_of(
+        self,
+        run: FetchState,
+        repo: str,
+        directory: str | None,
+        tag: str | None,
+        files: list[tuple[str, int]],
+        first: Version,
+    ) -> None:
+        """Read the upgrade guide of ``first``'s major, if the tree has one, as its notes."""
         guides = guide_files(files, (directory or "").strip("/")) or guide_files(files)
-        named = {g: guide_names(g, run.hi.major, run.hi.minor) for g in guides}
+        named = {g: guide_names(g, first.major, first.minor) for g in guides}
         guides = [g for g in guides if named[g] is not False]
         guides.sort(key=lambda g: named[g] is not True)  # the one naming it first
         for path in guides[:2]:
@@ -266,7 +292,7 @@ class FolderSource:
                 continue
             text, url = got
             ref = tag or run.branches.get(repo) or "the default branch"
-            found = guide_section(text, run.hi.major)
+            found = guide_section(text, first.major)
             if found is None or not found[1]:
                 run.tried.append(f"{path} (an upgrade guide of other versions)")
                 continue

@@ -276,3 +276,16 @@ def test_a_series_file_named_without_the_dot_is_the_notes_of_that_series():
         ("doc/build/changelog/changelog_20.rst", "2.0"),
         ("doc/build/changelog/changelog_14.rst", "1.4"),
     ]
+
+
+def test_a_code_fence_in_a_guide_is_neither_an_underline_nor_a_heading():
+    from depbot.changelogs.folders import guide_section
+
+    text = (
+        "# V4 migration guide\n\nRe-install:\n\n```\nnpm uninstall kit\nnpm install kit\n```\n\n"
+        "```sh\n# a shell comment, not a heading\n```\n\n* `legacyConnection` has been removed.\n"
+    )
+    title, body, _first, last = guide_section(text, 4)
+    assert title == "V4 migration guide"
+    assert "`legacyConnection` has been removed." in body
+    assert last == len(text.splitlines())
