@@ -409,6 +409,9 @@ _PARAMS = re.compile(
 )
 
 
+_REQUIRE_MADE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]{1,214})\1\s*\)\s*(?:\(|\.)""")
+
+
 def js_origin(expr: str) -> str:
     e = expr.strip()
     if e.startswith("["):
@@ -424,7 +427,8 @@ def js_origin(expr: str) -> str:
     if m:
         chain = re.sub(r"\s+", "", m.group(1))
         if m.group(1) == "require" or chain == "require":
-            return "other"
+            made = _REQUIRE_MADE.match(e)  # `require('pkg')(session)`: what its export makes
+            return f"made:{made.group(2)}" if made else "other"
         return "chain:" + chain + ("()" if m.group(2) else "")
     return "other"
 

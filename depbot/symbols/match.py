@@ -326,7 +326,8 @@ class Matcher:
             return self._owner_ok(b, use.func_chain, h.path, f"passes the {self.leaf} option")
         if use.kind == "property":
             callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
-            if callee is not None and callee.kind == "package":  # `pkg.connect(u, { gone })`
+            # `pkg.connect(u, { gone })`, `new Store({ gone })` with Store made by the package
+            if callee is not None and callee.kind in ("package", "local-package"):
                 shown = ".".join(p for p in use.func_chain if p not in ("()", "[]"))
                 if distinctive(self.leaf):  # a name that rare, in the package's own call
                     return (

@@ -215,7 +215,11 @@ class SymbolSearch:
         if origins and depth < 3:
             return merge(
                 [
-                    self._origin(o, lambda root: self._js_binding(path, root, package, depth + 1))
+                    _made(o, package)
+                    if o.startswith("made:")
+                    else self._origin(
+                        o, lambda root: self._js_binding(path, root, package, depth + 1)
+                    )
                     for o in origins
                 ]
             )
@@ -385,6 +389,13 @@ class SymbolSearch:
     def _called_directly(self, path: str, local: str) -> bool:
         """Whether ``local(...)`` is called as a function somewhere in the file."""
         return re.search(rf"(?<![\w$.]){re.escape(local)}\s*\(", self._text(path)) is not None
+
+
+def _made(origin: str, package: str) -> Binding:
+    """``require('pkg')(…)`` / ``require('pkg').make()``: an object the package made."""
+    spec = origin.partition(":")[2]
+    owner = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+    return Binding("local-package", owner) if owner == package else Binding("foreign")
 
 
 __all__ = ["SymbolHit", "SymbolResult", "SymbolSearch"]
