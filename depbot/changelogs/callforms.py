@@ -64,6 +64,8 @@ _VALUE_KINDS = (
     ("string", r"(?:strings?|str)"),
     ("number", r"(?:numbers?|integers?|ints|floats?|numeric)"),
     ("function", r"(?:callables?|functions?|lambdas?|callbacks?)"),
+    ("object", r"(?:objects?|maps?|mappings?|dicts?|dictionary|dictionaries)"),
+    ("array", r"(?:arrays?|lists?)"),
 )
 # the kind is the object of the verb: "no longer accepts (a) strings", "strings are no longer
 # accepted", "passing a string … is no longer supported"; the words are read in a bounded
@@ -76,6 +78,10 @@ _PASSING = re.compile(r"\bpassing\s+an?\s+", re.I)
 _REFUSED = re.compile(r"\bno\s+longer\b|\bnot\s+(?:accepted|supported|allowed)\b|\braises?\b", re.I)
 _AFTER = re.compile(r"\s*(?:an?\s+|the\s+)?((?:plain|raw|bare|literal)\s+)?(\w{1,30})")
 _BEFORE = re.compile(r"(\w{1,30})\s+$")
+# "Object syntax for `extraReducers` … removed": one way of passing it is gone, not the name
+_SYNTAX = re.compile(r"\b(\w{1,20})[\"'`]?\s+(?:syntax|notation|form|shorthand)\b", re.I)
+_REASON = re.compile(r"\b(?:as|because|since|so\s+that)\b", re.I)  # the why, after the what
+_GONE = re.compile(r"\b(?:removed|dropped|no\s+longer)\b", re.I)
 WINDOW = 40
 
 
@@ -90,6 +96,10 @@ def _kind_words(sentence: str) -> list[str]:
         before = _BEFORE.search(sentence[max(0, m.start() - WINDOW) : m.start()])
         if before:
             words.append(before.group(1))
+    if _GONE.search(sentence):
+        reason = _REASON.search(sentence)
+        end = reason.start() if reason else len(sentence)
+        words += [m.group(1) for m in _SYNTAX.finditer(sentence, 0, end)]
     if _REFUSED.search(sentence):
         for m in _PASSING.finditer(sentence):
             after = _AFTER.match(sentence, m.end(), m.end() + WINDOW)

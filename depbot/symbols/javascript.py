@@ -160,7 +160,7 @@ def _scan_args(text: str, open_paren: int) -> tuple[list[str], int]:
     return args, n
 
 
-def _arg_kind(arg: str) -> str:
+def arg_kind(arg: str) -> str:
     a = arg.strip()
     if re.fullmatch(r"-?\d[\d_.eExX]*n?", a):
         return "number"
@@ -178,12 +178,12 @@ def _arg_kind(arg: str) -> str:
 
 
 def call_shape(args: list[str]) -> CallShape:
-    literals = tuple(a.strip()[1:-1] for a in args if _arg_kind(a) == "string")
+    literals = tuple(a.strip()[1:-1] for a in args if arg_kind(a) == "string")
     return CallShape(
         positional=len(args),
         keywords=(),
         star=any(a.startswith("...") for a in args),
-        arg_kinds=tuple(_arg_kind(a) for a in args),
+        arg_kinds=tuple(arg_kind(a) for a in args),
         literals=literals,
         objects=tuple(object_keys(a) for a in args),
     )

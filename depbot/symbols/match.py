@@ -203,13 +203,17 @@ class Matcher:
         evidence, why = verdict
         return SymbolHit(h.path, h.line, h.col, h.text, "code", evidence, why)
 
-    def _import_path(self, h: Any) -> SymbolHit | None:
-        """``"pkg.mod.leaf"`` in a string: an import path (a setting, a mock-patch target)."""
+    def _line(self, h: Any) -> str:
+        """The whole line of a hit (its ``text`` may be trimmed)."""
         try:
             lines = self.o.code.read_lines(h.path)
         except ToolError:
             lines = []
-        line = lines[h.line - 1] if 0 < h.line <= len(lines) else h.text
+        return lines[h.line - 1] if 0 < h.line <= len(lines) else h.text
+
+    def _import_path(self, h: Any) -> SymbolHit | None:
+        """``"pkg.mod.leaf"`` in a string: an import path (a setting, a mock-patch target)."""
+        line = self._line(h)
         target = dotted_string_at(line, h.col)
         if target is None or not names_path(target, self.roots, self.leaf):
             return None
@@ -315,6 +319,8 @@ class Matcher:
         keyed = package_key(use.keys, self.package) if use.kind == "property" else ""
         if keyed:  # `devServer: { contentBase }`: the package's own section of a config object
             return "strong", f"sets {self.leaf} in the {keyed} options"
+        if self.kind == "arg_kind" and use.kind == "property":  # `{ extraReducers: {…} }`
+            return self._value_kind(h, use)
         if self.kind == "parameter":
             if use.kind != "property":
                 self.skip("not an option property")
@@ -455,6 +461,7 @@ class Matcher:
             and call is None
             and self.kind == "name"
             and path in self.importing
+            and distinctive(self.leaf)
             and not self._declared_here(path)
         ):  # `register(handler)`: a name bound nowhere in the file, passed by reference
             evidence, who = (
@@ -528,6 +535,28 @@ class Matcher:
         if "..." in keys:
             return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
         return evidence, f"{who}, called without the {option} option, which is now required"
+
+    def _value_kind(self, h: Any, use: Any) -> tuple[str, str] | None:
+        """``arg_kind`` of an option key: the kind of the value the object gives it."""
+        text = self._line(h)[h.col - 1 + len(self.leaf) :] if h.col > 0 else ""
+        value = text.split(":", 1)[1] if text.lstrip().startswith(":") else ""
+        kind = code_js.arg_kind(value) if value.strip() else ""
+        callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
+        ours = callee is not None and callee.kind in ("package", "local-package")
+        if kind == self.arg and ours:
+            return (
+                "strong",
+                f"sets {self.leaf} to a {kind} in a call of {self.package}, which no longer accepts one",
+            )
+        if kind == "name" and ours:
+            return (
+                "weak",
+                f"{WEAK_USE}: sets {self.leaf} to a value of unknown kind (no longer a {self.arg})",
+            )
+        self.skip(
+            f"gives {self.leaf} no {self.arg}" if ours else "object property of the same name"
+        )
+        return None
 
     def _kind_passed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
         """``arg_kind``: a literal of the dropped kind is the break; a variable may hold one."""
