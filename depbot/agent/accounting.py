@@ -66,10 +66,10 @@ def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
         return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
     if not terms:
         return ItemAccount(version, text, "no-api", (), why="names no API this code could call")
-    if absent:
+    found = searches_for_terms(terms, searches)
+    if absent and not found:
         return ItemAccount(version, text, "searched", tuple(terms), 0,
                            why="the package is not imported anywhere")  # fmt: skip
-    found = searches_for_terms(terms, searches)
     if not found:
         return ItemAccount(version, text, "not-searched", tuple(terms))
     return ItemAccount(version, text, "searched", tuple(terms), sum(s.hits for s in found))

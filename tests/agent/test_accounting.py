@@ -50,6 +50,17 @@ def test_a_package_not_imported_disposes_of_every_named_item():
     assert (item.disposition, item.why) == ("searched", "the package is not imported anywhere")
 
 
+def test_a_package_named_by_string_keeps_its_hits_though_imported_nowhere():
+    # a webpack loader is never imported: its options beside `loader: 'lib'` are the hits
+    ledger = Ledger()
+    _notes(ledger, [{"version": "2.0.0", "text": "the `prefix` option moved", "category": "breaking",
+                     "terms": ["prefix"]}])  # fmt: skip
+    ledger.record_search(SearchFact("where_imported", "lib", "Lib", 0))
+    ledger.record_search(SearchFact("search_symbol", "lib", "prefix", 2))
+    item = account(LIB, ledger).items[0]
+    assert (item.disposition, item.hits, item.why) == ("searched", 2, "")
+
+
 def test_basis_names_and_refusals_reach_the_report_and_the_journal():
     ledger = Ledger()
     fates = Fates((Fate("lib.load", "changed", "lib.load", "param", "a.py:3"),
