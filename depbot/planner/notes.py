@@ -69,9 +69,19 @@ _MOVED = re.compile(
 _KEYWORD_ONLY = re.compile(r"\bkeyword[- ]only\b", re.I)
 
 
+# "moved under the `modules` option", "moved to the `output` key": a new place in the same
+# package's options, not another distribution
+_WITHIN = re.compile(
+    r"\b(moved|migrated|relocated)\s+(?:in)?(?:to|under|inside)\s+(?:the\s+)?`[^`]+`\s*"
+    r"(option|argument|parameter|key|property|field|setting|section|object)s?\b",
+    re.I,
+)
+
+
 def _moved(entry: Entry) -> bool:
     """The item says the name moved to another distribution (its words, not a package's)."""
-    return bool(_MOVED.search(unfence(entry.item)))
+    text = unfence(entry.item)
+    return bool(_MOVED.search(text)) and not _WITHIN.search(text)
 
 
 def _quoted(entry: Entry, limit: int = 160) -> str:

@@ -44,6 +44,17 @@ def test_a_name_that_moved_out_says_so_and_how_to_fix():
     assert "distribution" in args["suggested_fix"]
 
 
+def test_an_option_moved_under_another_option_is_no_distribution():
+    c = Convo(MAJOR)
+    entry = item({"symbol": "modules.localName", "kind": "name"})
+    entry["item"] = "the `localName` option was moved under the `modules` option"
+    args = conclude_after(
+        c, changelog("oldlib", [entry]), {"id": "s1", "hits": [strong("h1", "a.js")]}
+    )
+    assert "moved out of" not in args["breaking_changes"][0]["summary"]
+    assert "distribution" not in args["suggested_fix"]
+
+
 def _with_deprecation() -> dict:
     dep = {"ref": "c1.s1", "version": "2.0.0", "item": "`old_total` is deprecated.",
            "deprecates": [{"symbol": "old_total", "kind": "name"}]}  # fmt: skip
