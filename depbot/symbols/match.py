@@ -13,6 +13,7 @@ from typing import Any
 from depbot import ecosystems
 from depbot.core.errors import ToolError
 from depbot.symbols import javascript as code_js
+from depbot.symbols import jsnamed
 from depbot.symbols import python as code_py
 from depbot.symbols.config import key_in_shared_file
 from depbot.symbols.facts import (
@@ -319,6 +320,13 @@ class Matcher:
         keyed = package_key(use.keys, self.package) if use.kind == "property" else ""
         if keyed:  # `devServer: { contentBase }`: the package's own section of a config object
             return "strong", f"sets {self.leaf} in the {keyed} options"
+        if use.kind == "property" and self._named_beside(h):  # `{ loader: 'pkg', options: {…} }`
+            if self.kind == "arg_kind":
+                return self._value_kind(h, use)
+            return (
+                "strong",
+                f"sets {self.leaf} in the options given beside the name '{self.package}'",
+            )
         if self.kind == "arg_kind" and use.kind == "property":  # `{ extraReducers: {…} }`
             return self._value_kind(h, use)
         if self.kind == "parameter":
@@ -357,7 +365,18 @@ class Matcher:
     def _package_key(self, h: Any) -> str:
         text, starts, _, _ = self.o.js_facts(h.path)
         use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
-        return package_key(use.keys, self.package) if use and use.kind == "property" else ""
+        if not use or use.kind != "property":
+            return ""
+        keyed = package_key(use.keys, self.package)
+        return keyed or (f"'{self.package}'" if self._named_beside(h) else "")
+
+    def _named_beside(self, h: Any) -> bool:
+        """Whether the object the key at ``h`` is in sits beside a string naming the package."""
+        text, starts, _, _ = self.o.js_facts(h.path)
+        if h.line < 1 or h.line > len(starts):
+            return False
+        pos = starts[h.line - 1] + h.col - 1
+        return jsnamed.names_package(jsnamed.names(text, pos), self.package)
 
     def _js_import_of_leaf(self, path: str, line: int) -> Any:
         """The import of this package on ``line`` that binds the leaf as an imported member, if any."""

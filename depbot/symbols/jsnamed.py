@@ -1,0 +1,98 @@
+"""A package named by a string in a config object, with its options beside the name.
+
+webpack's ``{ loader: 'css-loader', options: { modules: true } }``, ``loader:
+require.resolve('x-loader')``, Babel's and ESLint's ``['some-plugin', { option: 1 }]``: the
+keys of the object beside the name are that package's own options, though no call of the
+package is in sight. Pure text reading, on a window around the key (comments blanked).
+"""
+
+from __future__ import annotations
+
+import re
+
+from depbot.symbols.javascript import _skip_string_back, _without_line_comments
+
+WINDOW = 20_000  # characters read each side of the key
+MAX_LEVELS = 3  # objects climbed from the key's own object to the one that names the package
+_RESOLVE = re.compile(r"require\s*\.\s*resolve\s*$")
+
+
+def _opener_before(text: str, i: int) -> int:
+    """Index of the nearest unclosed ``{``, ``[`` or ``(`` before ``i``, or -1."""
+    depth = 0
+    j = i - 1
+    while j >= 0:
+        c = text[j]
+        if c in "'\"`":
+            j = _skip_string_back(text, j) - 1
+            continue
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if not depth:
+                return j
+            depth -= 1
+        j -= 1
+    return -1
+
+
+def _top_strings(text: str, opener: int) -> list[str]:
+    """The string literals at the top level of the object or array opening at ``opener``
+    (a key's own name left out), and those passed to ``require.resolve(…)`` there."""
+    out: list[str] = []
+    depth, resolve_at = 0, -1
+    j = opener + 1
+    while j < len(text):
+        c = text[j]
+        if c in "'\"`":
+            end = j + 1
+            while end < len(text) and (text[end] != c or text[end - 1] == "\\"):
+                end += 1
+            after = text[end + 1 : end + 40].lstrip()
+            if (depth == 0 or depth == resolve_at) and not after.startswith(":"):
+                out.append(text[j + 1 : end])
+            j = end + 1
+            continue
+        if c in "([{":
+            depth += 1
+            if c == "(" and _RESOLVE.search(text[max(0, j - 40) : j]):
+                resolve_at = depth
+        elif c in ")]}":
+            if depth == 0:
+                break
+            if depth == resolve_at:
+                resolve_at = -1
+            depth -= 1
+        j += 1
+    return out
+
+
+def names(text: str, pos: int) -> list[str]:
+    """The strings that name what the key at ``pos`` configures: the top-level strings of the
+    nearest object or array that holds the key's object through object values (an object in
+    a call's arguments names nothing: the call does)."""
+    lo = max(0, pos - WINDOW)
+    window = _without_line_comments(text[lo : pos + WINDOW])
+    at = _opener_before(window, pos - lo)
+    for _ in range(MAX_LEVELS):
+        if at < 0 or window[at] != "{":
+            return []
+        holder = _opener_before(window, at)
+        if holder < 0 or window[holder] == "(":
+            return []
+        found = _top_strings(window, holder)
+        if found or window[holder] == "[":
+            return found
+        at = holder
+    return []
+
+
+def names_package(strings: list[str], package: str) -> bool:
+    """Whether one of ``strings`` names ``package`` (``'pkg'``, ``'pkg/sub'``, ``'pkg?opts'``,
+    webpack 1's chained ``'a-loader!pkg?x'``)."""
+    for s in strings:
+        for part in s.split("!"):
+            name = part.split("?", 1)[0].strip()
+            if name == package or name.startswith(package + "/"):
+                return True
+    return False
