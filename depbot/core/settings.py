@@ -30,6 +30,9 @@ from depbot.core.settings_env import (  # noqa: F401  (the defaults are named he
 )
 
 # Directories the code search never enters (each a setting; see search/code.py for how they apply).
+# Not `build`: build output is git-ignored, and ignored files are never searched, while a
+# `build/` the project keeps is source (vue-cli's build/webpack.base.conf.js configures the
+# loaders and plugins an update may break); the manifest scan skips it all the same
 DEFAULT_EXCLUDE_DIRS = (
     ".git",
     "node_modules",
@@ -38,7 +41,6 @@ DEFAULT_EXCLUDE_DIRS = (
     "vendor",
     "third_party",
     "dist",
-    "build",
 )
 # Files the code search never reads: minified bundles (the secret files: ``secret_files``).
 DEFAULT_EXCLUDE_FILES = ("*.min.js", "*.min.css", "*.min.mjs", "*.bundle.js", "*.map")

@@ -38,6 +38,7 @@ IN_SCOPE = {
     "pyproject.toml",
     "babel.config.js",
     "web/esm/index.js",
+    "build/webpack.base.conf.js",  # a build/ the project keeps is source
 }
 OUT_OF_SCOPE = {
     "ignored_dir/a.py",  # .gitignore
@@ -51,7 +52,7 @@ OUT_OF_SCOPE = {
     "vendor/lib.py",
     "third_party/lib.py",
     "dist/out.js",
-    "build/out.py",
+    "out/build/gen.py",  # a git-ignored build/ (.gitignore: out/build/)
     "static/app.min.js",
     "static/bundle.js",  # minified by line length
     "data.bin",
@@ -71,7 +72,7 @@ def tree(tmp_path: Path) -> Path:
     root = tmp_path / "checkout"
     outside = tmp_path / "outside"
     write(outside / "secret.py", f"{NEEDLE}()  # outside the checkout\n")
-    write(root / ".gitignore", "ignored_dir/\n*.log\n")
+    write(root / ".gitignore", "ignored_dir/\n*.log\nout/build/\n")
     for rel in OUT_OF_SCOPE - {"data.bin", "static/bundle.js"}:
         write(root / rel, f"{NEEDLE}()\n")
     write(root / "env" / "pyvenv.cfg", "home = /usr/bin\n")
@@ -103,6 +104,7 @@ def tree(tmp_path: Path) -> Path:
     write(root / "babel.config.js", f"module.exports = {{ presets: ['{NEEDLE}'] }};\n")
     write(root / "web" / "package.json", '{"name": "web", "type": "module"}\n')
     write(root / "web" / "esm" / "index.js", f"export const {NEEDLE} = 1;\n")
+    write(root / "build" / "webpack.base.conf.js", f"module.exports = {{ use: '{NEEDLE}' }};\n")
     return root
 
 
@@ -152,7 +154,7 @@ def test_scope_rules_are_settings(tree):
         "ignored_dir/a.py",
         "debug.log",
         "vendor/lib.py",
-        "build/out.py",
+        "out/build/gen.py",
         ".venv/lib/site.py",
     ):
         assert rel in paths, rel

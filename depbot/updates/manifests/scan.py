@@ -56,6 +56,10 @@ def _is_manifest(path: Path) -> bool:
     return any(eco.is_manifest(path) for eco in ecosystems.ECOSYSTEMS.values())
 
 
+# build output never declares the project's dependencies, though its code may be searched
+OUTPUT_DIRS = ("build",)
+
+
 def find_manifests(root: Path, settings: Settings) -> list[Path]:
     """Every manifest of a registered ecosystem under ``root`` (requirements*.txt,
     pyproject.toml, Pipfile, setup.cfg, setup.py, package.json ...), sorted.
@@ -63,7 +67,7 @@ def find_manifests(root: Path, settings: Settings) -> list[Path]:
     Skips ``settings.exclude_dirs`` (node_modules, virtualenvs, build output, ...), hidden
     folders and, when ``settings.skip_env_dirs``, any folder holding a ``pyvenv.cfg``.
     """
-    excluded = {d.lower() for d in settings.exclude_dirs}
+    excluded = {d.lower() for d in settings.exclude_dirs} | set(OUTPUT_DIRS)
     found: list[Path] = []
     for current, dirs, files in os.walk(root):
         here = Path(current)
