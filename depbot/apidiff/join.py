@@ -26,6 +26,10 @@ UseHit = SymbolHit | ImportSite
 INDIRECT = ("re-export", "served by __getattr__")  # details of names no `def`/`class` defines
 
 
+# an npm change of an options object → the search_symbol kind that checks the calls
+OPTION_KINDS = {"option_now_required": "required_option", "option_values_narrowed": "option_value"}
+
+
 @dataclass(frozen=True)
 class Query:
     """One ``search_symbol`` call the join needs."""
@@ -188,7 +192,7 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     gone = any(c.kind == "default_removed" and c.path == report.package for c in diff.changes)
     wanted = [Query(report.package, "default_import")] if gone and module_objects else []
     for change in diff.changes:
-        if change.kind == "option_now_required":
+        if change.kind in OPTION_KINDS:
             wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
     return wanted[:MAX_QUERIES]
 
@@ -207,13 +211,20 @@ def _option_queries(change: ApiChange, sites: Iterable[ImportSite]) -> list[Quer
             for local, imported in s.names.items()
             if imported == "default" or (imported == "*" and s.style == "require")
         }
+    kind = OPTION_KINDS[change.kind]
     return [
-        Query(name, "required_option", arg=change.detail, max_positional=change.position)
+        Query(name, kind, arg=change.detail, max_positional=change.position)
         for name in sorted(names)
     ]
 
 
 # -- the join -----------------------------------------------------------------------------------
+
+
+def _narrowed(change: ApiChange) -> str:
+    option, _, values = change.detail.partition("=")
+    allowed = ", ".join(f"'{v}'" for v in values.split("|") if v)
+    return f"the {option} option of {change.path} allows only the strings {allowed}"
 
 
 def _sentence(change: ApiChange) -> str:
@@ -233,6 +244,7 @@ def _sentence(change: ApiChange) -> str:
         "default_removed": f"{change.path} has no default export",
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
+        "option_values_narrowed": _narrowed(change),
     }.get(change.kind, f"{change.kind}: {change.path}")
 
 
@@ -250,8 +262,8 @@ def _symbols(change: ApiChange) -> tuple[str, ...]:
         return (_old_param(change), _callable(change.path))
     if change.kind in PARAM_NEEDED:
         return (_callable(change.path), change.detail)
-    if change.kind == "option_now_required":
-        return (change.detail, change.path)
+    if change.kind in OPTION_KINDS:
+        return (change.detail.partition("=")[0], change.path)
     return (change.path,)
 
 
@@ -288,7 +300,7 @@ def _npm_uses(
     if change.kind == "export_removed":
         mine = [s for s in live if s.module == path]
         return [s for s in mine if change.detail in s.names.values()]
-    if change.kind == "option_now_required":
+    if change.kind in OPTION_KINDS:
         results = [answers.get(q) for q in _option_queries(change, live)]
         return [h for r in results if r is not None for h in r.hits if h.context == "code"]
     return []

@@ -28,6 +28,7 @@ NPM_KINDS = (
     "default_removed",
     "engines_raised",
     "option_now_required",
+    "option_values_narrowed",  # detail `option=a|b`: the string values it still allows
 )
 
 

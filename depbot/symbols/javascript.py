@@ -186,11 +186,30 @@ def call_shape(args: list[str]) -> CallShape:
         arg_kinds=tuple(arg_kind(a) for a in args),
         literals=literals,
         objects=tuple(object_keys(a) for a in args),
+        object_strings=tuple(object_strings(a) for a in args),
     )
 
 
 _LEADING_COMMENTS = re.compile(r"^(?:\s*(?://[^\n]*(?:\n|$)|/\*.*?\*/))*\s*", re.S)
 _KEY = re.compile(r"""^(?:async\s+|get\s+|set\s+)?\*?\s*(?:(['"])(.+?)\1|([\w$]+))\s*(?=[:(,]|$)""")
+
+
+def object_strings(arg: str) -> tuple[tuple[str, str], ...] | None:
+    """(key, value) for each top-level key of an object literal argument whose value is a
+    string literal (``{ mode: 'x', n: 1 }`` → (mode, x)); None when not an object literal."""
+    text = arg.strip()
+    if not text.startswith("{"):
+        return None
+    pairs = []
+    for part in _scan_args(text, 0)[0]:
+        part = _LEADING_COMMENTS.sub("", part)
+        found = _KEY.match(part)
+        if not found or part.startswith("..."):
+            continue
+        value = part[found.end() :].lstrip()
+        if value.startswith(":") and arg_kind(value[1:]) == "string":
+            pairs.append((found.group(2) or found.group(3), value[1:].strip()[1:-1]))
+    return tuple(pairs)
 
 
 def object_keys(arg: str) -> tuple[str, ...] | None:

@@ -555,6 +555,18 @@ class Matcher:
             return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
         return evidence, f"{who}, called without the {option} option, which is now required"
 
+    def _value_allowed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
+        """``option_value``: ``arg`` is ``option=a|b``, the strings the option still allows; a
+        string literal the options object gives it outside those is the break."""
+        option, _, values = self.arg.partition("=")
+        position = self.max_pos
+        pairs = call.object_strings[position] if position < len(call.object_strings) else None
+        given = dict(pairs or ())
+        if option in given and given[option] not in values.split("|"):
+            return evidence, f"{who}, passing {option}: '{given[option]}', no longer allowed"
+        self.skip(f"passes no other string as {option}")
+        return None
+
     def _value_kind(self, h: Any, use: Any) -> tuple[str, str] | None:
         """``arg_kind`` of an option key: the kind of the value the object gives it."""
         text = self._line(h)[h.col - 1 + len(self.leaf) :] if h.col > 0 else ""
@@ -619,6 +631,8 @@ class Matcher:
             return evidence, f"{who}, called without {self.arg}"
         if k == "required_option":
             return self._option_given(call, evidence, who)
+        if k == "option_value":
+            return self._value_allowed(call, evidence, who)
         if k == "positional":
             if call.star or call.positional <= self.max_pos:
                 self.skip("no extra positional arguments")

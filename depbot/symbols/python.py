@@ -25,6 +25,9 @@ class CallShape:
     # per positional argument: the keys of an object literal ("..." for a spread or a computed
     # key), None for any other argument; () when not read (Python)
     objects: tuple[tuple[str, ...] | None, ...] = ()
+    # per positional argument: (key, value) for each key an object literal gives a string
+    # literal (JavaScript); None for any other argument
+    object_strings: tuple[tuple[tuple[str, str], ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)

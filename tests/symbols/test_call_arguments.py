@@ -67,3 +67,27 @@ def test_an_exact_owner_does_not_stretch_to_its_siblings(tmp_path):
     )
     assert [h.line for h in search.search(loose).hits] == [3]
     assert search.search(exact).hits == []
+
+
+def test_a_string_the_option_no_longer_allows_is_a_use_and_an_allowed_one_not(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "site", "version": "1.0.0"}\n',
+        "build/webpack.prod.conf.js":
+            "const PagePlugin = require('pagekit-plugin');\n"
+            "module.exports = { plugins: [\n"
+            "  new PagePlugin({ filename: 'index.html', sortMode: 'dependency' }),\n"
+            "  new PagePlugin({ sortMode: 'auto' }),\n"
+            "  new PagePlugin({ sortMode: mode }),\n"
+            "  new PagePlugin(),\n"
+            "] };\n",
+    })  # fmt: skip
+    query = SymbolQuery(
+        "npm", "pagekit-plugin", "PagePlugin", "option_value", arg="sortMode=auto|manual",
+        max_positional=0,
+    )  # fmt: skip
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [
+        ("build/webpack.prod.conf.js", 3, "strong")
+    ]
+    assert "'dependency'" in r.hits[0].why
+    assert r.excluded.get("passes no other string as sortMode") == 3

@@ -7,8 +7,13 @@ import json
 from pathlib import Path
 
 from depbot.apidiff import diff_releases
-from depbot.ecosystems.npm.api.params import options_now_required, signatures
-from depbot.symbols.javascript import object_keys
+from depbot.ecosystems.npm.api.params import (
+    Signatures,
+    option_values_narrowed,
+    options_now_required,
+    signatures,
+)
+from depbot.symbols.javascript import object_keys, object_strings
 
 OLD = """export = guard;
 declare function guard(options: guard.Options): guard.Handler;
@@ -88,3 +93,56 @@ def test_the_keys_of_an_object_literal_argument():
     assert object_keys("{ ...base, secret }") == ("...", "secret")
     assert object_keys("{ [key]: 1, // note\n  f() {} }") == ("...", "f")
     assert object_keys("options") is None
+
+
+PLUGIN_OLD = """declare class PagePlugin {
+    constructor(options?: PagePlugin.Options);
+}
+declare namespace PagePlugin {
+    interface Options {
+        sortMode?: 'none' | 'auto' | 'dependency' | ((a: string, b: string) => number);
+        inject?: boolean | 'head' | 'body';
+        title?: string;
+    }
+}
+export = PagePlugin;
+"""
+PLUGIN_NEW = """declare class PagePlugin {
+    constructor(options?: PagePlugin.Options);
+    apply(compiler: unknown): void;
+}
+declare namespace PagePlugin {
+    interface Options {
+        sortMode?:
+          | 'auto' // the default
+          | 'manual'
+          | ((a: string, b: string) => number);
+        inject?: false | true | 'head' | 'body';
+        title?: string;
+        mode?: 'a' | 'b';
+    }
+}
+export = PagePlugin;
+"""
+
+
+def test_a_constructor_option_typed_by_fewer_string_literals_is_narrowed(tmp_path: Path):
+    old = signatures(_write(tmp_path / "o.d.ts", PLUGIN_OLD))
+    new = signatures(_write(tmp_path / "n.d.ts", PLUGIN_NEW))
+    assert new.function("default") == old.function("default")  # the constructor's parameters
+    assert new.literals["Options"]["sortMode"] == {"auto", "manual"}
+    assert "title" not in new.literals["Options"]  # any string
+    # sortMode lost 'none' and 'dependency'; inject allows the same strings; mode is new
+    assert option_values_narrowed(old, new, "default") == [(0, "sortMode", {"auto", "manual"})]
+    # with no declarations of its own in the old release, what the new one allows is all
+    # that is known: each option typed by literals is a check a call can fail
+    got = option_values_narrowed(Signatures(), new, "default")
+    assert [o for _, o, _ in got] == ["inject", "mode", "sortMode"]
+
+
+def test_the_string_values_an_object_literal_argument_gives_its_keys():
+    assert object_strings("{ sortMode: 'dependency', n: 1, inject: true, t: `x` }") == (
+        ("sortMode", "dependency"), ("t", "x"),
+    )  # fmt: skip
+    assert object_strings('{ ...base, mode: "a" }') == (("mode", "a"),)
+    assert object_strings("options") is None

@@ -14,7 +14,12 @@ from pathlib import Path
 
 from depbot.ecosystems.npm.api.engines import node_minimum
 from depbot.ecosystems.npm.api.exports import Foreign, ambient_modules, file_exports
-from depbot.ecosystems.npm.api.params import options_now_required, signatures
+from depbot.ecosystems.npm.api.params import (
+    Signatures,
+    option_values_narrowed,
+    options_now_required,
+    signatures,
+)
 from depbot.records.api import ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
@@ -346,12 +351,14 @@ def _file_answers(stem: Path, suffix: str) -> bool:
 
 
 def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
-    """Options of the root entry's functions that the new release requires and the old one
-    did not (the default export is the package's own path, a named one ``pkg:name``)."""
+    """Options of the root entry's functions (and classes' constructors) that the new release
+    requires and the old one did not, or types by fewer string literals than the old one
+    allowed (the default export is the package's own path, a named one ``pkg:name``). With
+    no declarations in the old release, only the literals the new one allows are known."""
     before, after = declaration_file(old), declaration_file(new)
-    if before is None or after is None:
+    if after is None:
         return []
-    old_sigs, new_sigs = signatures(before), signatures(after)
+    old_sigs, new_sigs = signatures(before) if before else Signatures(), signatures(after)
     exported = subpath_names(new, ".") or set()
     changes = []
     for function in ["default", *sorted(n for n in new_sigs.functions if n in exported)]:
@@ -359,6 +366,9 @@ def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChang
         where = f"{new.label} · {after.name} · {new_sigs.default or function}"
         for position, option in options_now_required(old_sigs, new_sigs, function):
             changes.append(ApiChange("option_now_required", path, option, where, position))
+        for position, option, allowed in option_values_narrowed(old_sigs, new_sigs, function):
+            detail = f"{option}={'|'.join(sorted(allowed))}"
+            changes.append(ApiChange("option_values_narrowed", path, detail, where, position))
     return changes
 
 

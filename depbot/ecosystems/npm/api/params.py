@@ -4,7 +4,10 @@
 algorithms: string[]; audience?: string }``: the function's parameters, each with the
 interface that types it, and each interface's properties, required or optional (``?``).
 An option that becomes required, the way a new major's constructor starts throwing without
-it, is then a change a call can be checked against. Parsed with tree-sitter; no code runs.
+it, is then a change a call can be checked against; so is an option typed by a union of
+string literals (``chunksSortMode?: 'auto' | 'manual' | Fn``) that no longer lists a value a
+call passes. A class's constructor counts as a function of the class's name. Parsed with
+tree-sitter; no code runs.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ class Signatures:
 
     functions: dict[str, list[list[Param]]] = field(default_factory=dict)  # name → overloads
     interfaces: dict[str, dict[str, bool]] = field(default_factory=dict)
+    # interface → property → the string literals its type allows, when it allows no other
+    # string (a union of literals, functions, numbers …; not `string`, not a named type)
+    literals: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     extends: dict[str, list[str]] = field(default_factory=dict)
     default: str = ""
 
@@ -45,6 +51,18 @@ class Signatures:
             props.update(self.properties(base, depth + 1) or {})
         props.update(self.interfaces[interface])
         return props
+
+    def literal_values(self, interface: str, depth: int = 0) -> dict[str, frozenset[str]]:
+        """``literals`` of ``interface`` with those of the interfaces it extends here."""
+        if interface not in self.interfaces or depth > 4:
+            return {}
+        out: dict[str, frozenset[str]] = {}
+        for base in self.extends.get(interface, []):
+            out.update(self.literal_values(base, depth + 1))
+        props = self.interfaces[interface]
+        out = {k: v for k, v in out.items() if k not in props}
+        out.update(self.literals.get(interface, {}))
+        return out
 
     def function(self, name: str) -> list[Param] | None:
         """The parameters of ``name`` when it has one signature (overloads: None)."""
@@ -91,6 +109,36 @@ def _interface(node: tree_sitter.Node, sigs: Signatures) -> None:
         if member.type == "property_signature":
             key = _text(member.child_by_field_name("name")).strip("'\"")
             props[key] = not any(c.type == "?" for c in member.children)
+            allowed = _string_literals(member.child_by_field_name("type"))
+            if allowed:
+                sigs.literals.setdefault(name, {})[key] = allowed
+
+
+_NOT_A_STRING = ("function_type", "number", "true", "false", "null", "undefined", "array_type")
+
+
+def _string_literals(annotation: tree_sitter.Node | None) -> frozenset[str]:
+    """The string literals of a union type that allows no other string, or an empty set."""
+    node = annotation.named_children[0] if annotation and annotation.named_children else None
+    found: set[str] = set()
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            continue
+        if n.type in ("union_type", "parenthesized_type"):
+            stack.extend(n.named_children)
+        elif n.type == "literal_type":
+            inner = n.named_children[0] if n.named_children else None
+            if inner is not None and inner.type == "string":
+                found.add(_text(inner)[1:-1])
+            elif inner is None or inner.type not in _NOT_A_STRING:
+                return frozenset()
+        elif n.type == "predefined_type" and _text(n) in ("number", "boolean", "null", "undefined"):
+            continue
+        elif n.type not in _NOT_A_STRING:
+            return frozenset()  # `string`, a named type, a template literal: any string may do
+    return frozenset(found)
 
 
 def _type_name_of(node: tree_sitter.Node) -> str:
@@ -114,6 +162,14 @@ def _visit(node: tree_sitter.Node, sigs: Signatures, depth: int) -> None:
         sigs.functions.setdefault(name, []).append(_params(node))
     elif kind == "interface_declaration":
         _interface(node, sigs)
+    elif kind in ("class_declaration", "abstract_class_declaration", "class"):
+        name = _text(node.child_by_field_name("name"))
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else []:
+            if member.type in ("method_signature", "method_definition") and (
+                _text(member.child_by_field_name("name")) == "constructor"
+            ):
+                sigs.functions.setdefault(name, []).append(_params(member))
     elif kind == "export_statement":
         tokens = {c.type for c in node.children}
         named = [c for c in node.named_children if c.type == "identifier"]
@@ -154,4 +210,31 @@ def options_now_required(old: Signatures, new: Signatures, function: str) -> lis
         for option, required in sorted(new_props.items()):
             if required and not old_props.get(option, False):
                 found.append((position, option))
+    return found
+
+
+def option_values_narrowed(
+    old: Signatures, new: Signatures, function: str
+) -> list[tuple[int, str, frozenset[str]]]:
+    """(position, option, the values it now allows) for each option of ``function`` the new
+    release types by string literals alone, where the old release allowed more: other
+    literals, any string, or nothing is known of it (no declarations of its own)."""
+    after = new.function(function)
+    if after is None:
+        return []
+    before = old.function(function)
+    found = []
+    for position, p_new in enumerate(after):
+        if not p_new.interface:
+            continue
+        p_old = before[position] if before is not None and position < len(before) else None
+        old_props = old.properties(p_old.interface) if p_old and p_old.interface else None
+        old_values = old.literal_values(p_old.interface) if p_old and p_old.interface else {}
+        for option, allowed in sorted(new.literal_values(p_new.interface).items()):
+            was = old_values.get(option)
+            if was is not None and was <= allowed:
+                continue  # it allowed no more before
+            if was is None and old_props is not None and option not in old_props:
+                continue  # a new option: no call of the old release passed it
+            found.append((position, option, allowed))
     return found
