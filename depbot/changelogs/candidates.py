@@ -126,9 +126,19 @@ def extract_candidates(
     cands = _package_candidates(text, package)
     news: list[str] = []
     for sentence in sentences(text):
-        cands.extend(_sentence_candidates(sentence, scope, news))
+        cands.extend(_sentence_candidates(_unmarked(sentence), scope, news))
     cands.extend(_old_code_subpaths(old_code))
     return _unique(cands), news
+
+
+# a sentence's leading "this breaks" marker (`**[BREAKING]**`, `*Breaking:*`, `BREAKING
+# CHANGE:`): the item's label, not its words; what follows is read as if it began the sentence
+_MARKER = re.compile(r"^[\s*_\[(]*breaking(?:[\s-]+changes?)?[\])*_]*\s*[:\u2013-]?[\s*_]*", re.I)
+
+
+def _unmarked(sentence: str) -> str:
+    rest = _MARKER.sub("", sentence, count=1)
+    return rest if rest.strip() else sentence
 
 
 def _package_candidates(text: str, package: str) -> list[Candidate]:

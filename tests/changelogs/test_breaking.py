@@ -45,6 +45,9 @@ from tests.helpers.changelogs import cands
             [("pkg/lib/util", "subpath")],
         ),
         ("The `MAX_RETRIES` setting is no longer read.", [("MAX_RETRIES", "config_key")]),
+        # a leading "this breaks" label is the item's tag, not its words
+        ("**[BREAKING]** Remove `getCLS()`, `getFID()`", [("getCLS", "name"), ("getFID", "name")]),
+        ("[BREAKING] Drop the `legacyMode` option", [("legacyMode", "parameter")]),
     ],
 )
 def test_removals_name_what_to_search(text, expected):
