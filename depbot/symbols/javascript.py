@@ -42,7 +42,7 @@ def offsets(text: str) -> list[int]:
     return out
 
 
-def _skip_string_back(text: str, i: int) -> int:
+def skip_string_back(text: str, i: int) -> int:
     """``text[i]`` closes a string; return the index of its opening quote."""
     q = text[i]
     j = i - 1
@@ -60,7 +60,7 @@ def _match_back(text: str, i: int, open_ch: str, close_ch: str) -> int:
     while j >= 0:
         c = text[j]
         if c in "'\"`":
-            j = _skip_string_back(text, j) - 1
+            j = skip_string_back(text, j) - 1
             continue
         if c == close_ch:
             depth += 1
@@ -242,7 +242,7 @@ def _enclosing_call(text: str, pos: int) -> tuple[tuple[str, ...], int]:
     while i >= 0:
         c = text[i]
         if c in "'\"`":
-            i = _skip_string_back(text, i) - 1
+            i = skip_string_back(text, i) - 1
             continue
         if c in ")]}":
             depth += 1
@@ -288,7 +288,7 @@ def _key_before(text: str, brace: int) -> str:
     return text[j + 1 : end]
 
 
-def _without_line_comments(text: str) -> str:
+def without_line_comments(text: str) -> str:
     """``text`` with each ``// comment`` blanked (same length, so offsets hold)."""
     lines = text.split("\n")
     for n, line in enumerate(lines):
@@ -301,14 +301,14 @@ def _without_line_comments(text: str) -> str:
 def enclosing_keys(text: str, pos: int) -> tuple[str, ...]:
     """The keys whose object values hold ``pos``, innermost first (``{ a: { b: { pos } } }`` →
     ``("b", "a")``); an object that is no key's value (a call argument) adds nothing."""
-    text = _without_line_comments(text[max(0, pos - MAX_CLIMB) : pos])
+    text = without_line_comments(text[max(0, pos - MAX_CLIMB) : pos])
     keys: list[str] = []
     depth = 0
     i = len(text) - 1
     while i >= 0 and len(keys) < MAX_KEYS:
         c = text[i]
         if c in "'\"`":
-            i = _skip_string_back(text, i) - 1
+            i = skip_string_back(text, i) - 1
             continue
         if c in ")]}":
             depth += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from depbot.symbols.javascript import _skip_string_back, _without_line_comments
+from depbot.symbols.javascript import skip_string_back, without_line_comments
 
 WINDOW = 20_000  # characters read each side of the key
 MAX_LEVELS = 3  # objects climbed from the key's own object to the one that names the package
@@ -24,7 +24,7 @@ def _opener_before(text: str, i: int) -> int:
     while j >= 0:
         c = text[j]
         if c in "'\"`":
-            j = _skip_string_back(text, j) - 1
+            j = skip_string_back(text, j) - 1
             continue
         if c in ")]}":
             depth += 1
@@ -72,7 +72,7 @@ def names(text: str, pos: int) -> list[str]:
     nearest object or array that holds the key's object through object values (an object in
     a call's arguments names nothing: the call does)."""
     lo = max(0, pos - WINDOW)
-    window = _without_line_comments(text[lo : pos + WINDOW])
+    window = without_line_comments(text[lo : pos + WINDOW])
     at = _opener_before(window, pos - lo)
     for _ in range(MAX_LEVELS):
         if at < 0 or window[at] != "{":
