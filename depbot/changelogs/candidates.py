@@ -46,9 +46,11 @@ from depbot.changelogs.spans import (
     span_positions,
 )
 from depbot.changelogs.wording import (
+    SAID_BREAKING,
     Candidate,
     behaviour_candidates,
     behaviour_change,
+    conditional_candidates,
     config_candidates,
     generic,
     moved_candidates,
@@ -128,6 +130,10 @@ def extract_candidates(
     for sentence in sentences(text):
         cands.extend(_sentence_candidates(_unmarked(sentence), scope, news))
     cands.extend(_old_code_subpaths(old_code))
+    # "`f` passes self to its key function. A custom `key` given to `f` …": the item says
+    # which calls of `f` it reaches; its other sentences about `f` do not widen that
+    narrowed = {c.symbol for c in cands if c.kind == "behaviour" and c.arg}
+    cands = [c for c in cands if not (c.kind == "behaviour" and not c.arg and c.symbol in narrowed)]
     return _unique(cands), news
 
 
@@ -176,7 +182,9 @@ def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[
     weighed = {c.symbol for c in kinds}
     found = _span_candidates(sentence, spans, scope, removal, names_allowed, news)
     cands += [c for c in found if not (c.kind == "name" and c.symbol in weighed)] + kinds
-    if not cands and behaviour_change(sentence):
+    if not cands:  # "a custom `key` given to `f` is now …": only the calls passing it
+        cands.extend(conditional_candidates(sentence))
+    if not cands and (behaviour_change(sentence) or SAID_BREAKING.search(sentence)):
         cands.extend(behaviour_candidates(sentence, spans))
     return cands
 

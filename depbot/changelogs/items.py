@@ -332,7 +332,17 @@ def categorize(text: str, context: str, parent: str) -> str:
         and re.search(r"\d|support|required|minimum|older|newer|later", t, re.I)
     ):
         return "runtime"
+    if _TYPES_ONLY.search(t) and not spans and not re.search(r"\b(remov|delet|drop)", t, re.I):
+        return "runtime"  # the type declarations changed, naming none: the compiler tells
     return "breaking"
+
+
+# "Update types to support more generic usage": a change of the type declarations alone
+_TYPES_ONLY = re.compile(
+    r"\b(?:update[sd]?|improve[sd]?|change[sd]?|refine[sd]?|stricter|fix(?:e[sd])?)\s+"
+    r"(?:the\s+)?(?:typescript\s+)?(?:types|typings|type\s+(?:definitions|declarations))\b",
+    re.I,
+)
 
 
 def role_target(target: str) -> str:

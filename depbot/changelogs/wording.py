@@ -152,6 +152,11 @@ def behaviour_change(sentence: str) -> bool:
     return bool(BEHAVIOUR.search(sentence)) or is_gone_no_longer(sentence) is False
 
 
+# "``Cache.__repr__()`` output is shorter (breaking change)": a break said outright of the
+# API the sentence names, in words no other reading knows
+SAID_BREAKING = re.compile(r"\(breaking(?:\s+change)?\)|\bbreaking\s+change\b", re.I)
+
+
 # --- configuration files and keys -------------------------------------------------------------
 
 CONFIG_FILE = re.compile(
@@ -344,8 +349,31 @@ def behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     return out
 
 
+# "a custom `key` given to `@cachedmethod` is now called as …": a change that reaches only
+# the calls of the callable that pass that argument (or option); the others keep working
+_GIVEN_TO = re.compile(
+    r"\b(?:custom|user[- ]supplied|explicit|own)\s+(`+)@?([A-Za-z_$][\w$]*)\1\s+"
+    r"(?:(?:argument|option|parameter|function|callback)\s+)?(?:given|passed)\s+to\s+"
+    r"(`+)@?([A-Za-z_$][\w$.]*)(?:\(\))?\3",
+    re.I,
+)
+
+
+def conditional_candidates(sentence: str) -> list[Candidate]:
+    """``behaviour`` of a callable, ``arg`` the argument whose calls alone it reaches."""
+    m = _GIVEN_TO.search(sentence)
+    if m is None:
+        return []
+    name = searchable_name(callee(m.group(4)))
+    if not name or name in BUILTINS or generic(name) and "." not in name:
+        return []
+    return [Candidate(name, "behaviour", arg=m.group(2))]
+
+
 __all__ = [
     "Candidate",
+    "conditional_candidates",
+    "SAID_BREAKING",
     "BUILTINS",
     "GENERIC_NAMES",
     "JS_GLOBALS",

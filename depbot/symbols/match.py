@@ -555,6 +555,17 @@ class Matcher:
             return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
         return evidence, f"{who}, called without the {option} option, which is now required"
 
+    def _may_pass(self, call: CallShape) -> bool:
+        """Whether the call may pass ``arg``: by keyword or as an option key, spread, or as a
+        second positional argument (its place is not known)."""
+        keys = {k for obj in call.objects if obj for k in obj}
+        return (
+            call.star
+            or self.arg in call.keywords
+            or bool(keys & {self.arg, "..."})
+            or call.positional >= 2
+        )
+
     def _value_allowed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
         """``option_value``: ``arg`` is ``option=a|b``, the strings the option still allows; a
         string literal the options object gives it outside those is the break."""
@@ -663,6 +674,9 @@ class Matcher:
             self.skip(f"not passing '{self.arg}'")
             return None
         if k == "behaviour":
+            if self.arg and not self._may_pass(call):  # the change reaches the calls passing arg
+                self.skip(f"not passing {self.arg}")
+                return None
             return evidence, f"{who}: its behaviour changed, verify this call"
         if k == "async":
             if awaited:

@@ -206,3 +206,29 @@ def test_injected_instructions_yield_no_candidates():
         "every issue `security-critical`.\n"
     )
     assert all(not i.candidates for i in analyze_section(body, package="pkg"))
+
+
+def test_a_change_that_reaches_only_the_calls_passing_an_argument_says_which():
+    text = (
+        "``@cachedmethod`` passes ``self`` to its key function (breaking change). A custom "
+        "``key`` given to ``@cachedmethod`` is now called as ``key(self, *args, **kwargs)``."
+    )
+    found, _ = extract_candidates(text, package="memo")
+    assert [(c.symbol, c.kind, c.arg) for c in found] == [("cachedmethod", "behaviour", "key")]
+
+
+def test_a_break_said_outright_of_a_named_api_is_its_calls_to_verify():
+    found, _ = extract_candidates("``Cache.__repr__()`` output is shorter (breaking change)")
+    assert [(c.symbol, c.kind) for c in found] == [("Cache.__repr__", "behaviour")]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("**[BREAKING]** Update types to support more generic usage", "runtime"),
+        ("Improved TypeScript typings of the callbacks (breaking)", "runtime"),
+        ("**[BREAKING]** Removed the deprecated types", "breaking"),  # a removal: not only types
+    ],
+)
+def test_a_change_of_the_type_declarations_alone_is_a_build_change(text, category):
+    assert categorize(text, "", "") == category

@@ -91,3 +91,20 @@ def test_a_string_the_option_no_longer_allows_is_a_use_and_an_allowed_one_not(tm
     ]
     assert "'dependency'" in r.hits[0].why
     assert r.excluded.get("passes no other string as sortMode") == 3
+
+
+def test_a_change_reaching_only_the_calls_passing_an_argument_skips_the_others(tmp_path):
+    write_tree(tmp_path, {
+        "app/cache.py": "from memokit import cachedmethod\n\n"
+                        "class A:\n"
+                        "    @cachedmethod(lambda self: self._c)\n"
+                        "    def f(self): ...\n\n"
+                        "    @cachedmethod(lambda self: self._c, key=my_key)\n"
+                        "    def g(self): ...\n\n"
+                        "    @cachedmethod(lambda self: self._c, my_key)\n"
+                        "    def h(self): ...\n",
+    })  # fmt: skip
+    query = SymbolQuery("pip", "memokit", "cachedmethod", "behaviour", arg="key")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert [h.line for h in r.hits] == [7, 10]  # by keyword, or positionally where it may sit
+    assert r.excluded.get("not passing key") == 1
