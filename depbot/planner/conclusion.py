@@ -49,6 +49,15 @@ _ANNOUNCED_BREAK = re.compile(
     + REWRITE,
     re.I,
 )
+# "breaking:", "**Removed:**": a heading the notes wrote as a list item, not an item
+_LABEL = re.compile(r"[\W_]*[\w -]{1,30}:[\W_]*")
+# "Please note the breaking changes detailed below", "What's changed in X 2.0, including
+# breaking changes": words about the items that follow (and are read), not an item
+_POINTS_BELOW = re.compile(
+    r"\b(?:detailed|listed|described|explained)\s+below\b|^\W*what'?s\s+(?:changed|new)\b"
+    r"|^\W*this\s+release\s+(?:contains|includes|has)\s+(?:some\s+)?breaking\s+changes\W*$",
+    re.I,
+)
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
 
 
@@ -76,7 +85,15 @@ def notes_conclusion(st: State) -> Conclusion:
         return _search_failed(st.update, failed)
     if tally.shaped:  # calls made the way the notes say breaks, on objects of unknown type
         return _untyped_calls(st.update, tally.shaped)
-    return _searched(st, tally)
+    searched = _searched(st, tally)
+    announced = unnamed_breaks(cl)
+    if announced:  # the names searched are not all it breaks: no search can clear the rest
+        first = announced[0][:200]
+        return Conclusion(st.update.package, "unknown",
+                          f"{searched.reason}; but {len(announced)} more breaking item(s) name no "
+                          f"API to search for (\u201c{first}\u201d): whether this code is "
+                          "affected by them is not known; read them against your code")  # fmt: skip
+    return searched
 
 
 # --- no notes: the semver promise ------------------------------------------------------------
@@ -246,7 +263,13 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
     if not (cl.coverage and cl.coverage.needed):
         return []
     texts = [" ".join(unfence(e.item).split()) for e in cl.breaking if not e.candidates]
-    return [t for t in texts if _ANNOUNCED_BREAK.search(t) or behaviour_change(t)]
+    return [
+        t
+        for t in texts
+        if not _LABEL.fullmatch(t)
+        and not _POINTS_BELOW.search(t)
+        and (_ANNOUNCED_BREAK.search(t) or behaviour_change(t))
+    ]
 
 
 def _nothing_to_search(u: UpdateEntry, cl: Changelog) -> Conclusion:

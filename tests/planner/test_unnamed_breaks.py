@@ -1,0 +1,57 @@
+"""A breaking item that names no API is not cleared by searching the others (#26): the
+verdict is unknown, quoting it; a label, words about the items below, or a change of the
+type declarations alone are not such items."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.planner import MAJOR, Convo, changelog, item
+
+COVERED = {"coverage": {"needed": ["2.0.0"], "covered": ["2.0.0"], "missing": []}}
+
+
+def conclude(*entries: dict) -> dict:
+    c = Convo(MAJOR)
+    c.step()
+    c.answer(changelog("oldlib", list(entries), **COVERED))
+    calls = c.step()
+    assert calls[0][0] == "where_imported"
+    results = [{"id": "w1", "hits": []}] + [
+        {"id": f"s{i}", "hits": []} for i in range(1, len(calls))
+    ]
+    c.answer(*results)
+    ((name, args),) = c.step()
+    assert name == "conclude"
+    return args
+
+
+def named(symbol: str = "gone") -> dict:
+    entry = item({"symbol": symbol, "kind": "name"})
+    entry["item"] = f"`{symbol}` was removed"
+    return entry
+
+
+def unnamed(text: str) -> dict:
+    entry = item()
+    entry["item"] = text
+    return entry
+
+
+def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_was_searched():
+    args = conclude(named(), unnamed("*Breaking:* options are stored safely by default, "
+                                     "not as properties on the command"))  # fmt: skip
+    assert args["verdict"] == "unknown"
+    assert "`gone`" in args["reason"] and "not as properties on the command" in args["reason"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "breaking:",  # a heading written as a list item
+        "Please note the **breaking changes** detailed below.",
+        "What's changed in Lib 2.0, including breaking changes and new features",
+    ],
+)
+def test_words_about_the_items_are_not_an_item(text):
+    assert conclude(named(), unnamed(text))["verdict"] == "not_affected"
