@@ -19,10 +19,12 @@ from tests.helpers.realworld import CORPUS
 
 # 81 cases: the 49 before #26 (44 passed, false-safe 1), the 18 npm cases of #27 (npm30) and
 # 14 more (npm32), each batch written and scored before any change (NPM30-BEFORE.md,
-# NPM32-BEFORE.md). At fd407c3: 58 passed, false-safe 8 (5 of the first 67, 3 of npm32);
-# 63 and 5 after the build/ scope, named-loader options, narrowed option values, [BREAKING] tags
-FLOOR = 63  # scenarios passed with --model rules; only rises
-FALSE_SAFE_CEILING = 5  # expected affected, got not_affected; only falls
+# NPM32-BEFORE.md). At fd407c3: 58 passed, false-safe 8; 63 and 5 after the build/ scope,
+# named-loader options, narrowed option values and [BREAKING] tags. The floor fell once, by
+# choice, to 57 (c41db86): a breaking item that names no API keeps the verdict unknown, which
+# turned 4 false-safe verdicts and 6 right negatives into unknown. It only rises from here
+FLOOR = 57  # scenarios passed with --model rules
+FALSE_SAFE_CEILING = 1  # expected affected, got not_affected; only falls  # expected affected, got not_affected; only falls
 
 
 def test_the_built_corpus_holds_its_floor(tmp_path):
