@@ -39,6 +39,11 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^([=\-~^\"'`#*+]){3,}\s*$")
 _ANY_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.(?:\d+|x))+(?![\w.])|\bv\d+\b", re.I)
 _POINTS_TO_GUIDE = re.compile(r"\b(?:upgrad|migrat)", re.IGNORECASE)
+# a heading that names only the major it leaves ("Migrating from v14", "Upgrading from 2.x")
+_FROM_ONLY = re.compile(r"^(?!.*\bto\b).*\bfrom\s+v?(\d+)(?:\.(?:\d+|x))*\b", re.IGNORECASE)
+# what a major's own notes say when they hold its breaks; a first release whose notes say
+# none of it (bug fixes and features only) keeps its breaks elsewhere: a guide, the betas
+_SAYS_BREAKS = re.compile(r"breaking|\bremov|no\s+longer|\bdropp?|\brenam|deprecat", re.I)
 MAX_GUIDED_MAJORS = 3  # majors of one update whose upgrade guides are looked for
 
 
@@ -81,7 +86,8 @@ def guide_section(
     heads = _headings(lines)
     for n, (start, level, title) in enumerate(heads):
         target = re.split(r"\bto\b", title, flags=re.IGNORECASE)[-1]  # "from 2.x to 3.0": 3
-        if names.search(target):
+        since = _FROM_ONLY.search(title)  # "Migrating from v14": the guide to 15
+        if names.search(target) and not since or since and int(since.group(1)) + 1 == major:
             end = len(lines)
             for nxt, lvl, _t in heads[n + 1 :]:
                 if lvl <= level:
@@ -248,14 +254,19 @@ class FolderSource:
         for major in sorted({v.major for v in run.needed} | {run.hi.major}, reverse=True):
             if major <= run.lo.major or len(wanted) >= MAX_GUIDED_MAJORS:
                 continue
-            firsts = sorted(v for v in run.needed if v.major == major)
+            of_major = sorted(v for v in run.needed if v.major == major)
+            firsts = [v for v in of_major if not v.is_prerelease] or of_major  # 15.0.0, not -beta.1
             first = firsts[0] if firsts else run.hi
             found = run.found.get(first)
             if found is None:
                 wanted.append(first)
                 continue
             body = found.body.strip()
-            if body.count("\n") < 2 or _POINTS_TO_GUIDE.search(body):
+            if (
+                body.count("\n") < 2
+                or _POINTS_TO_GUIDE.search(body)
+                or not _SAYS_BREAKS.search(body)
+            ):
                 wanted.append(first)
         return wanted
 

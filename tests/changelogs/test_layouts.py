@@ -170,6 +170,25 @@ def test_upgrade_guide_section_of_the_target_major(up_dir):
     assert any("upgrade guide" in t for t in r.sources_tried)
 
 
+def test_a_major_whose_release_notes_name_no_break_is_read_in_its_guide(up_dir):
+    # the first release of the major (not its first beta) has bug fixes and features only:
+    # its breaks are in the guide, whose one heading names the major it leaves
+    root = "npm/ldr"
+    write(up_dir, f"{root}/meta.json", meta("o/ldr", ["14.1.0", "15.0.0-beta.1", "15.0.0"]))
+    write(up_dir, f"{root}/CHANGELOG.md",
+          "# Changelog\n\n## 15.0.0\n\n### Bug Fixes\n\n- compat with null-loader\n\n"
+          "### Features\n\n- rules for .vue.html\n\n## 15.0.0-beta.1\n\n### Features\n\n"
+          "- faster builds\n\n## 14.1.0\n\n- x\n")  # fmt: skip
+    write(up_dir, f"{root}/docs/migrating.md",
+          "# Migrating from v14\n\n## A Plugin is Now Required\n\n"
+          "- `LdrPlugin` must be added to the webpack plugins.\n")  # fmt: skip
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("npm", "ldr", "14.1.0", "15.0.0")
+    guide = [s for s in r.sections if s.source.endswith("/docs/migrating.md")]
+    assert guide and "LdrPlugin" in guide[0].body
+
+
 def test_no_guide_read_for_a_minor_or_a_full_major_note(up_dir):
     root = "pip/plain"
     write(up_dir, f"{root}/meta.json", meta("o/plain", ["1.0.0", "1.1.0"]))
@@ -246,6 +265,13 @@ def test_guide_sections_by_major():
     assert guide_section(guide, 3) == ("Upgrading to 3.0", "- a", 3, 6)
     assert guide_section(guide, 4) is None  # only other majors: not the notes of 4.0
     assert guide_section("# Migration\n\n- c\n", 5) == ("Migration", "# Migration\n\n- c", 1, 3)
+    # a heading that names only the major it leaves is the guide to the next one
+    leaving = "# Migrating from v14\n\n## A plugin is now required\n\n- d\n"
+    assert guide_section(leaving, 15)[0] == "Migrating from v14"
+    assert guide_section(leaving, 14) is None
+    assert (
+        guide_section("# Upgrading from 2.x to 3.0\n\n- e\n", 3)[0] == "Upgrading from 2.x to 3.0"
+    )
 
 
 @pytest.mark.parametrize(
