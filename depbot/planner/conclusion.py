@@ -58,6 +58,13 @@ _POINTS_BELOW = re.compile(
     r"|^\W*this\s+release\s+(?:contains|includes|has)\s+(?:some\s+)?breaking\s+changes\W*$",
     re.I,
 )
+# "We've gone 4 years without any breaking changes", "does not mention breaking changes":
+# the words deny a break; they announce none
+_NO_BREAKS = re.compile(
+    r"\b(?:without|no|never|not\s+mention|does\s+not\s+mention|doesn't\s+mention)\s+"
+    r"(?:any\s+)?breaking\s+changes?\b",
+    re.I,
+)
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
 
 
@@ -268,7 +275,7 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
         for t in texts
         if not _LABEL.fullmatch(t)
         and not _POINTS_BELOW.search(t)
-        and (_ANNOUNCED_BREAK.search(t) or behaviour_change(t))
+        and (_ANNOUNCED_BREAK.search(_NO_BREAKS.sub("", t)) or behaviour_change(t))
     ]
 
 

@@ -51,6 +51,8 @@ def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_wa
         "breaking:",  # a heading written as a list item
         "Please note the **breaking changes** detailed below.",
         "What's changed in Lib 2.0, including breaking changes and new features",
+        "We've gone 4+ years without any breaking changes.",  # words that deny a break
+        "[**closed**] Changelog for v2.0 does not mention breaking changes #171",
     ],
 )
 def test_words_about_the_items_are_not_an_item(text):
