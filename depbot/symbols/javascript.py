@@ -194,39 +194,43 @@ _LEADING_COMMENTS = re.compile(r"^(?:\s*(?://[^\n]*(?:\n|$)|/\*.*?\*/))*\s*", re
 _KEY = re.compile(r"""^(?:async\s+|get\s+|set\s+)?\*?\s*(?:(['"])(.+?)\1|([\w$]+))\s*(?=[:(,]|$)""")
 
 
-def object_strings(arg: str) -> tuple[tuple[str, str], ...] | None:
-    """(key, value) for each top-level key of an object literal argument whose value is a
-    string literal (``{ mode: 'x', n: 1 }`` → (mode, x)); None when not an object literal."""
+def _object_parts(arg: str) -> list[tuple[str, str]] | None:
+    """(key, the text after it) for each top-level part of an object literal argument, the
+    key "..." for a spread or a computed key; None when the argument is not an object literal."""
     text = arg.strip()
     if not text.startswith("{"):
         return None
-    pairs = []
-    for part in _scan_args(text, 0)[0]:
-        part = _LEADING_COMMENTS.sub("", part)
-        found = _KEY.match(part)
-        if not found or part.startswith("..."):
-            continue
-        value = part[found.end() :].lstrip()
-        if value.startswith(":") and arg_kind(value[1:]) == "string":
-            pairs.append((found.group(2) or found.group(3), value[1:].strip()[1:-1]))
-    return tuple(pairs)
-
-
-def object_keys(arg: str) -> tuple[str, ...] | None:
-    """The top-level keys of an object literal argument (``{ a, b: 1, ...c }`` → a, b, ...);
-    None when the argument is not an object literal."""
-    text = arg.strip()
-    if not text.startswith("{"):
-        return None
-    keys = []
+    parts = []
     for part in _scan_args(text, 0)[0]:
         part = _LEADING_COMMENTS.sub("", part)
         if not part:
             continue
         found = _KEY.match(part)
-        key = (found.group(2) or found.group(3)) if found and not part.startswith("...") else ""
-        keys.append(key or "...")
-    return tuple(keys)
+        if not found or part.startswith("..."):
+            parts.append(("...", ""))
+            continue
+        parts.append((found.group(2) or found.group(3), part[found.end() :].lstrip()))
+    return parts
+
+
+def object_strings(arg: str) -> tuple[tuple[str, str], ...] | None:
+    """(key, value) for each top-level key of an object literal argument whose value is a
+    string literal (``{ mode: 'x', n: 1 }`` → (mode, x)); None when not an object literal."""
+    parts = _object_parts(arg)
+    if parts is None:
+        return None
+    return tuple(
+        (key, rest[1:].strip()[1:-1])
+        for key, rest in parts
+        if key != "..." and rest.startswith(":") and arg_kind(rest[1:]) == "string"
+    )
+
+
+def object_keys(arg: str) -> tuple[str, ...] | None:
+    """The top-level keys of an object literal argument (``{ a, b: 1, ...c }`` → a, b, ...);
+    None when the argument is not an object literal."""
+    parts = _object_parts(arg)
+    return None if parts is None else tuple(key for key, _ in parts)
 
 
 def _awaited(text: str, chain_start: int, close: int) -> bool:
