@@ -19,6 +19,7 @@ import re
 import string
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,7 @@ from depbot.changelogs.sections import (
     slice_range,
     tag_version,
 )
-from depbot.core.errors import DepbotError, UpstreamError
+from depbot.core.errors import DepbotError, InputError, UpstreamError
 from depbot.core.fence import fence, unfence
 from depbot.core.redact import redact
 from depbot.ecosystems import NPM, PIP
@@ -396,10 +397,8 @@ def test_any_version_range(spec):
 
 
 def test_a_deeply_nested_package_json_is_an_input_error():
-    try:
+    with pytest.raises(InputError, match="nested too deeply"):
         parse_package_json_text("[" * 100_000 + "]" * 100_000, "package.json")
-    except DepbotError:
-        pass
 
 
 # -- registry metadata and links ------------------------------------------------------------------
