@@ -165,22 +165,45 @@ def deep_paths(package: NpmPackage) -> list[str]:
     return sorted(set(paths) - {"./index", "."})
 
 
+def within(root: Path, path: Path | str) -> Path | None:
+    """``root / path`` when it names a file inside ``root`` (not absolute, not climbing out,
+    not through a link that leads out), else None: a release's package.json may name any
+    path, and only the release's own files are its API."""
+    rel = str(path)
+    if not rel or Path(rel).is_absolute() or rel.startswith(("/", "\\")) or ":" in rel[:3]:
+        return None
+    joined = root / rel
+    try:
+        inside = joined.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return joined if inside else None
+
+
+def _file_within(root: Path, rel: str) -> Path | None:
+    found = within(root, rel)
+    return found if found is not None and found.is_file() else None
+
+
 def _declaration_for(package: NpmPackage, target: str) -> Path | None:
-    path = package.root / target
+    path = within(package.root, target)
+    if path is None:
+        return None
     if target.endswith(DECLARATION_SUFFIXES):
         return path if path.is_file() else None
-    stem = str(path).rsplit(".", 1)[0] if path.suffix in JS_SUFFIXES else str(path)
+    stem = target.rsplit(".", 1)[0] if path.suffix in JS_SUFFIXES else target
     for suffix in (".d.ts", ".d.mts", ".d.cts", "/index.d.ts"):
-        if Path(stem + suffix).is_file():
-            return Path(stem + suffix)
+        found = _file_within(package.root, stem + suffix)
+        if found is not None:
+            return found
     return None
 
 
 def _entry_file(package: NpmPackage, target: str) -> Path | None:
-    path = package.root / target
-    for candidate in (path, Path(f"{path}.js"), path / "index.js"):
-        if candidate.is_file():
-            return candidate
+    for candidate in (target, f"{target}.js", f"{target}/index.js"):
+        found = _file_within(package.root, candidate)
+        if found is not None:
+            return found
     return None
 
 
@@ -271,11 +294,10 @@ def _companion_declaration(package: NpmPackage, subpath: str) -> Path | None:
         except (OSError, ValueError):
             manifest = {}
         main = str((manifest or {}).get("types") or (manifest or {}).get("typings") or "")
-        candidates = [root / main] if main else []
-        candidates.append(root / "index.d.ts")
+        names = [main, "index.d.ts"] if main else ["index.d.ts"]
     else:
-        candidates = [root / f"{subpath[2:]}.d.ts", root / subpath[2:] / "index.d.ts"]
-    return next((c for c in candidates if c.is_file()), None)
+        names = [f"{subpath[2:]}.d.ts", f"{subpath[2:]}/index.d.ts"]
+    return next((f for f in (_file_within(root, n) for n in names) if f is not None), None)
 
 
 def _ambient(package: NpmPackage) -> dict[str, set[str]]:
@@ -340,7 +362,10 @@ def _files_removed(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange
     changes = []
     for subpath in deep_paths(old):
         rel = subpath[2:]
-        if not any(_file_answers(new.root / rel, suffix) for suffix in ("", *JS_SUFFIXES)):
+        inside = within(new.root, rel)
+        if inside is None:
+            continue  # a path out of the release names no file of it
+        if not any(_file_answers(inside, suffix) for suffix in ("", *JS_SUFFIXES)):
             where = f"{new.label} · {rel} · no such file"
             changes.append(ApiChange("subpath_removed", f"{pkg}/{rel}", "no such file", where))
     return changes
