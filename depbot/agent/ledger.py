@@ -134,10 +134,18 @@ class Ledger:
         with self._lock:
             return [s for s in self.searches if s.package in ("", package.lower())]
 
-    def hit_id_for(self, path: str, line: int, col: int) -> str | None:
-        """The id already given to this exact place, so repeated searches cite the same id."""
+    def place_id(self, path: str, line: int, col: int) -> tuple[str, bool]:
+        """The id of this exact place and whether it is new: the one given before, else a new
+        one reserved for it, in one step, so two searches running at once that find the same
+        place cite it by one id (a reason then counts places right)."""
         with self._lock:
-            return self._by_place.get((path, line, col))
+            known = self._by_place.get((path, line, col))
+            if known is not None:
+                return known, False
+            n = self._counters.get("h", 0) + 1
+            self._counters["h"] = n
+            self._by_place[(path, line, col)] = f"h{n}"
+            return f"h{n}", True
 
     def record_changelog(self, package: str, summary: dict[str, Any]) -> None:
         with self._lock:

@@ -298,12 +298,11 @@ class Toolbox:
         block of their lines and how many places are new."""
         listed, lines, new = [], [], 0
         for h in hits:
-            hid = self.ledger.hit_id_for(h.path, h.line, h.col)
+            hid, fresh = self.ledger.place_id(h.path, h.line, h.col)
             text = redact(strip_invisible(h.text), self.secrets, filename=h.path)
             if self._in_secret_block(h.path, h.line):
                 text = KEY_BLOCK_LINE
-            if hid is None:
-                hid = self.ledger.next_id("h")
+            if fresh:
                 new += 1
                 evidence, why = hit_evidence(h)
                 fact = HitFact(
