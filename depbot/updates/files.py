@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,24 @@ def dependency_kind_of(raw: Any) -> str:
 _UPDATE_TYPE_RE = re.compile(r"(?:version-update:)?(?:semver-)?(major|minor|patch)$")
 
 
+def _shown(text: str) -> str:
+    """A name or path for a one-line message: control and format characters (a right-to-left
+    override) escaped, so the line reads as it is."""
+    return excerpt(repr(text) if any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
+                   else f"'{text}'", 80)  # fmt: skip
+
+
+def checked_manifest(where: str, path: str) -> str:
+    """``path`` when it stays inside the checkout: relative, no ``..`` part, no drive, no
+    control characters; else an input error naming the record."""
+    if any(unicodedata.category(c) in ("Cc", "Cf") for c in path):
+        raise InputError(f"{where}: manifest {_shown(path)} holds control or format characters")
+    parts = path.replace("\\", "/").split("/")
+    if ".." in parts or re.match(r"^[A-Za-z]:", path) or "\\" in path:
+        raise InputError(f"{where}: manifest {_shown(path)} is outside the checkout")
+    return path
+
+
 def manifest_for(ecosystem: str, raw: Any) -> str:
     """Dependabot's ``directory`` is a folder; turn it into the usual manifest path."""
     if raw in (None, ""):
@@ -120,6 +139,9 @@ def update_from_record(
             f"{where}: {len(names)} packages ({excerpt(', '.join(names))}) but versions for one: "
             "give one record per package (or fetch-metadata's updated-dependencies-json)"
         )
+    eco = ecosystems.get(ecosystem)
+    if not eco.valid_name(names[0]):
+        raise InputError(f"{where}: {_shown(names[0])} is not {eco.name_noun}")
     old, new = _pick(record, "from"), _pick(record, "to")
     for label, value in (("from", old), ("to", new)):
         if value is None:
@@ -148,7 +170,7 @@ def update_from_record(
             from_version=str(old),
             to_version=str(new),
             update_type=computed,
-            manifest=manifest_for(ecosystem, _pick(record, "manifest")),
+            manifest=checked_manifest(where, manifest_for(ecosystem, _pick(record, "manifest"))),
             dependency_kind=dependency_kind_of(_pick(record, "dependency_kind")),
             source=source,
             source_ref=source_ref,

@@ -17,7 +17,9 @@ if TYPE_CHECKING:  # annotations only: importing the ecosystems stays light
     from depbot.records.package import PackageInfo
 
 
-_NAME = re.compile(r"^(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*$", re.I)
+# what the registry accepts: URL-safe ASCII, no leading "." or "_" (upper case only in
+# the legacy names npm still serves, e.g. JSONStream)
+_NAME = re.compile(r"^(?:@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$")
 
 
 class Npm:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # annotations only: importing the ecosystems stays light
     from depbot.records.package import PackageInfo
 
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# PEP 508: letters, digits, ".", "_", "-", beginning and ending with a letter or digit
+_NAME = re.compile(r"^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$")
 
 
 class Pip:
