@@ -131,7 +131,10 @@ def _run(
         drafts = write_drafts(out_dir, verdicts, detect_repo_link(repo, settings.github_api_url))
         seconds = time.monotonic() - started
         outcome = judge(
-            verdicts, conversations, unreachable=http.unreachable(), failures=watch.failures
+            verdicts,
+            conversations,
+            unreachable=http.unreachable(),
+            failures=watch.failures_of(verdicts),
         )
         stats = run_stats(
             conversations, budget=budget, ledger=ledger, http_stats=http.stats, seconds=seconds

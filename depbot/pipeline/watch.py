@@ -73,6 +73,9 @@ class ToolWatch:
     def __init__(self, say: Callable[[str], None]) -> None:
         self.say = say
         self.failures: dict[str, str] = {}  # update key -> what failed fetching its notes
+        # (ecosystem, package) -> the tool that crashed on it: the facts were not had, and an
+        # unknown it leaves is a failure (the run is degraded), not "not settled by the facts"
+        self.crashed: dict[tuple[str, str], str] = {}
         self._fetched: set[str] = set()
         self._searched: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
@@ -106,11 +109,23 @@ class ToolWatch:
         total = max(self.total, n)
         self.say(StageEvent(f"{stage} {n}/{total}: {what}", stage=stage, done=n, total=total))
 
+    def crash(self, ecosystem: str, package: str, what: str) -> None:
+        with self._lock:
+            self.crashed.setdefault((ecosystem, normalize(package)), what)
+
+    def failures_of(self, verdicts: list[Verdict]) -> dict[str, str]:
+        """What failed for each update: its fetch, or a tool that crashed on its package."""
+        with self._lock:
+            failures, crashed = dict(self.failures), dict(self.crashed)
+        for v in verdicts:
+            what = crashed.get((v.update.ecosystem, normalize(v.update.package)))
+            if what and v.update.key not in failures:
+                failures[v.update.key] = what
+        return failures
+
     def cause(self, verdict: Verdict) -> str:
         """``failure`` or ``no_facts`` for an unknown verdict, from what failed so far."""
-        with self._lock:
-            failures = dict(self.failures)
-        return unknown_cause(verdict, failures)
+        return unknown_cause(verdict, self.failures_of([verdict]))
 
 
 class Watched:
@@ -137,15 +152,31 @@ class Watched:
         self._watch.fetched(update, fetch_failure(result))
         return result
 
+    def _guarded(self, tool: str, ecosystem: str, package: str, call: Callable[[], Any]) -> Any:
+        """``call()``; a crash (not one of depbot's own errors) is noted against the package."""
+        try:
+            return call()
+        except DepbotError:
+            raise
+        except Exception as exc:  # RecursionError, MemoryError from a hostile input: noted
+            self._watch.crash(ecosystem, package, f"{tool} crashed ({type(exc).__name__})")
+            raise
+
     def where_imported(self, ecosystem: str, package: str) -> Any:
-        result = self._inner.where_imported(ecosystem, package)
+        call = lambda: self._inner.where_imported(ecosystem, package)  # noqa: E731
+        result = self._guarded("where_imported", ecosystem, package, call)
         self._watch.searched(ecosystem, package)
         return result
 
     def search_symbol(self, query: SymbolQuery) -> Any:
-        result = self._inner.search_symbol(query)
+        call = lambda: self._inner.search_symbol(query)  # noqa: E731
+        result = self._guarded("search_symbol", query.ecosystem, query.package, call)
         self._watch.searched(query.ecosystem, query.package)
         return result
+
+    def api_diff(self, update: Update) -> Any:
+        call = lambda: self._inner.api_diff(update)  # noqa: E731
+        return self._guarded("api_diff", update.ecosystem, update.package, call)
 
 
 __all__ = ["CONCLUDED", "FETCHED", "FOUND", "SEARCHED", "StageEvent", "ToolWatch", "Watched"]
