@@ -6,12 +6,19 @@ Refused, the whole artifact: a member outside the root (absolute, ``..``), a sym
 hardlink or a device/FIFO member (kept or not: such an archive is not a normal release),
 more than ``max_members`` members, more than ``max_unpacked_bytes`` bytes. Bytes are
 counted as they are decompressed, never trusted from headers; a tar member that is skipped
-still counts, since it is decompressed to be skipped. Only what ``keep.target`` keeps is
+still counts, since it is decompressed to be skipped. A tar archive is read through a reader
+that charges every decompressed byte it hands to ``tarfile`` (headers included) and refuses
+one read larger than ``MAX_READ``: a PAX or GNU long-name header that size, which ``tarfile``
+would hold whole in memory, is refused unread. The compression is the one the file name says
+(``.tgz`` is gzip, never bzip2 behind the same name). Only what ``keep.target`` keeps is
 written.
 """
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 import os
 import shutil
 import stat
@@ -26,6 +33,11 @@ from typing import IO
 from depbot.artifacts.keep import Unsafe, target
 
 CHUNK = 64 * 1024
+MAX_READ = 128 * 1024  # one read of a tar stream: a header block's data, a member chunk (CHUNK)
+# tar's compression by the file name's end: the only one its stream may be read with
+_TAR_OPENERS = {".tar.gz": gzip.open, ".tgz": gzip.open, ".tar.bz2": bz2.open,
+                ".tar.xz": lzma.open, ".tar": open}  # fmt: skip
+_TAR_NAMES = {".tar.gz": "gzip", ".tgz": "gzip", ".tar.bz2": "bzip2", ".tar.xz": "xz", ".tar": ""}
 
 
 class UnpackError(Exception):
@@ -54,13 +66,43 @@ class Budget:
 
 
 def archive_format(filename: str) -> str | None:
-    """``zip`` or ``tar`` by the file name, or None."""
+    """``zip``, or ``tar`` and the suffix that says its compression (``tar.tgz``), by the
+    file name; None for any other name."""
     name = filename.lower()
     if name.endswith((".whl", ".zip")):
         return "zip"
-    if name.endswith((".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz")):
-        return "tar"
+    for suffix in _TAR_OPENERS:
+        if name.endswith(suffix):
+            return f"tar{suffix}"
     return None
+
+
+class _Charged:
+    """A tar stream for ``tarfile``: each byte it reads is charged to the budget, and a read
+    over ``MAX_READ`` (an extended header's whole data) is refused before it is made."""
+
+    def __init__(self, inner: IO[bytes], budget: Budget) -> None:
+        self._inner, self._budget = inner, budget
+
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0 or n > MAX_READ:
+            raise UnpackError(
+                f"refused: a tar header or member read of {n} bytes (more than {MAX_READ}): "
+                "an oversized extended header"
+            )
+        data = self._inner.read(n)
+        self._budget.spend(len(data))
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        here = self._inner.tell()
+        to = self._inner.seek(offset, whence)
+        if to > here:
+            self._budget.spend(to - here)  # decompressed to be skipped
+        return to
+
+    def tell(self) -> int:
+        return self._inner.tell()
 
 
 def unpacked_dir(root: Path, hex_digest: str) -> Path:
@@ -97,7 +139,7 @@ def extract(archive: Path, fmt: str, dest: Path, kind: tuple[str, str], budget: 
     try:
         if fmt == "zip":
             return _extract_zip(archive, dest, ecosystem, what, budget)
-        return _extract_tar(archive, dest, ecosystem, what, budget)
+        return _extract_tar(archive, fmt.removeprefix("tar"), dest, ecosystem, what, budget)
     except Unsafe as exc:
         raise UnpackError(f"refused: {exc}") from None
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error) as exc:
@@ -133,9 +175,22 @@ def _extract_zip(archive: Path, dest: Path, ecosystem: str, kind: str, budget: B
     return written
 
 
-def _extract_tar(archive: Path, dest: Path, ecosystem: str, kind: str, budget: Budget) -> int:
+def _extract_tar(
+    archive: Path, suffix: str, dest: Path, ecosystem: str, kind: str, budget: Budget
+) -> int:
+    opener, named = _TAR_OPENERS.get(suffix, open), _TAR_NAMES.get(suffix, "")
+    if named == "gzip":
+        with archive.open("rb") as head:
+            if head.read(2) != b"\x1f\x8b":
+                raise UnpackError(f"refused: not a gzip stream though named {suffix}")
     written = 0
-    with tarfile.open(archive, mode="r:*") as tar:
+    with (
+        opener(archive, "rb") as raw,
+        tarfile.open(
+            fileobj=_Charged(raw, budget),
+            mode="r:",  # type: ignore[arg-type]
+        ) as tar,
+    ):
         for member in tar:
             budget.member()
             rel = target(ecosystem, kind, member.name)
@@ -148,23 +203,23 @@ def _extract_tar(archive: Path, dest: Path, ecosystem: str, kind: str, budget: B
             if member.isdir():
                 continue
             if rel is None:
-                budget.spend(member.size)  # decompressed to be skipped
-                continue
+                continue  # skipped: the stream charges it as tarfile seeks past it
             src = tar.extractfile(member)
             if src is None:
                 continue
             with src:
-                _write(src, dest, rel, budget)
+                _write(src, dest, rel, None)  # the stream charges what it reads
             written += 1
     return written
 
 
-def _write(src: IO[bytes], dest: Path, rel: str, budget: Budget) -> None:
+def _write(src: IO[bytes], dest: Path, rel: str, budget: Budget | None) -> None:
     path = dest.joinpath(*rel.split("/"))
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as out:
         while chunk := src.read(CHUNK):
-            budget.spend(len(chunk))
+            if budget is not None:
+                budget.spend(len(chunk))
             out.write(chunk)
 
 

@@ -214,3 +214,55 @@ def test_an_artifact_host_that_is_not_allowed(tmp_path):
         settings = loopback_settings(srv.url, tmp_path / "cache")
         got = fetch_release(Http(settings), settings, "pip", "x", "1.0")
     assert isinstance(got, Problem) and "refused to contact elsewhere.example" in got.reason
+
+
+# -- #28 item 6: tar headers count, and the compression is the one the name says -------------
+
+
+def _tar_with(member: tarfile.TarInfo, fmt: int, compression: str = "gz") -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode=f"w:{compression}", format=fmt) as tar:
+        data = b'{"name": "evil", "version": "1.0.0"}'
+        member.size = len(data)
+        tar.addfile(member, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def test_an_oversized_gnu_long_name_header_is_refused_unread(tmp_path):
+    # the header holds a 4 MB name: tarfile would read it whole into memory
+    info = tarfile.TarInfo("package/" + "a" * 4_000_000 + ".json")
+    got, cache = fetch(tmp_path, "npm", _tar_with(info, tarfile.GNU_FORMAT))
+    assert_problem(got, cache, "evil-1.0.0 tarball", "header")
+
+
+def test_an_oversized_pax_header_is_refused_unread(tmp_path):
+    info = tarfile.TarInfo("package/package.json")
+    info.pax_headers = {"comment": "x" * 4_000_000}
+    got, cache = fetch(tmp_path, "npm", _tar_with(info, tarfile.PAX_FORMAT))
+    assert_problem(got, cache, "evil-1.0.0 tarball", "header")
+
+
+def test_a_bzip2_stream_named_tgz_is_refused(tmp_path):
+    info = tarfile.TarInfo("package/package.json")
+    got, cache = fetch(tmp_path, "npm", _tar_with(info, tarfile.GNU_FORMAT, "bz2"))
+    assert_problem(got, cache, "evil-1.0.0 tarball", "gzip")
+
+
+def test_an_ordinary_pax_tarball_still_unpacks(tmp_path):
+    info = tarfile.TarInfo("package/package.json")
+    info.pax_headers = {"comment": "built by a tool that writes PAX headers"}
+    got, _ = fetch(tmp_path, "npm", _tar_with(info, tarfile.PAX_FORMAT))
+    assert isinstance(got, ReleaseFiles) and got.files == 1
+
+
+def test_a_pax_header_of_digits_is_refused_before_tarfile_parses_it(tmp_path):
+    # #28 item 7: 320,000 digits kept a PAX parser busy for a minute on unpatched Pythons
+    info = tarfile.TarInfo("package/package.json")
+    info.pax_headers = {"size": "1" * 320_000}
+    try:
+        data = _tar_with(info, tarfile.PAX_FORMAT)
+    except (ValueError, OverflowError):  # this Python refuses to even write it
+        info.pax_headers = {"comment": "1" * 320_000}
+        data = _tar_with(info, tarfile.PAX_FORMAT)
+    got, cache = fetch(tmp_path, "npm", data)
+    assert_problem(got, cache, "evil-1.0.0 tarball", "header")
