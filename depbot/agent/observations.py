@@ -344,7 +344,7 @@ def api_observation(
         "package": update.package,
         "from": update.from_version,
         "to": update.to_version,
-        "compared": got.diff is not None,
+        "compared": got.diff is not None and not got.diff.stats.get("unread"),
         "changes_in_diff": changes,
         "findings": [],
     }

@@ -56,3 +56,17 @@ def test_a_path_inside_the_release_is_still_read(tmp_path):
     package = read_package(root, "lib 1.0.0", [])
     assert declaration_file(package) == root / "./types/index.d.ts"
     assert "kept" in (subpath_names(package, ".") or set())
+
+
+def test_a_release_whose_package_json_cannot_be_read_is_not_compared(tmp_path):
+    # #28 item 6's last point: 100,000 levels deep, or not an object: nothing of it was seen
+    from depbot.apidiff import diff_releases
+
+    for n, bad in enumerate(("[" * 100_000 + "]" * 100_000, "[1, 2]")):
+        old = tmp_path / str(n) / "old"
+        _release(old, {})
+        (old / "package.json").write_text(bad)
+        new = _release(tmp_path / str(n) / "new", {"version": "2.0.0"})
+        diff = diff_releases("npm", old, new)
+        assert diff.stats.get("unread") and diff.stats.get("incomplete")
+        assert any("package.json" in n for n in diff.notes)

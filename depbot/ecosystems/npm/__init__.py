@@ -89,6 +89,8 @@ class Npm:
             companion, foreign = diff.companions.get(side), diff.foreign.get(side)
             sides.append(read_package(root, label, diff.notes, companion, foreign))
         old, new = sides
+        if not (old.read and new.read):  # a release whose package.json was never read was not
+            diff.stats["incomplete"] = diff.stats["unread"] = 1  # compared: it backs no verdict
         diff.changes = npm_changes(old, new, diff.notes)
         name = new.name or old.name or "package"
         diff.old_api, diff.new_api = npm_surface(old, name), npm_surface(new, name)

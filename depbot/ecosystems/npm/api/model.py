@@ -46,6 +46,7 @@ class NpmPackage:
     # file lists and declaration blocks, read once per release (a diff asks for them per
     # subpath: a 1,000-file package made the walk quadratic)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
+    read: bool = True  # its package.json was read: else nothing of it was seen, not compared
 
 
 def _flatten(value: object, path: str = "") -> dict[str, str | None]:
@@ -76,12 +77,15 @@ def read_package(
     types_root: Path | None = None,
     foreign: dict[str, Path] | None = None,
 ) -> NpmPackage:
+    read = True
     try:
         manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RecursionError) as error:
         notes.append(f"{label}: package.json unreadable ({type(error).__name__})")
-        manifest = {}
-    manifest = manifest if isinstance(manifest, dict) else {}
+        manifest, read = {}, False
+    if not isinstance(manifest, dict):
+        notes.append(f"{label}: package.json is not an object")
+        manifest, read = {}, False
     engines = manifest.get("engines")
     return NpmPackage(
         root=root,
@@ -95,6 +99,7 @@ def read_package(
         manifest=manifest,
         types_root=types_root,
         foreign=dict(foreign or {}),
+        read=read,
     )
 
 
