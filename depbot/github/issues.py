@@ -11,6 +11,7 @@ GitHub (see ``Http.send(idempotent=False)``), so a flaky answer cannot make two 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -87,6 +88,19 @@ def _next_link(header: str) -> str | None:
     return None
 
 
+def _wait(headers: dict[str, str]) -> str:
+    """How long GitHub says to wait, as the end of a sentence: its ``retry-after`` seconds,
+    else the ``x-ratelimit-reset`` time (epoch seconds) when the limit left is 0; else ''."""
+    after = str(headers.get("retry-after", "")).strip()
+    if after.isdigit():
+        return f": wait {int(after)} s (GitHub's retry-after) and publish again"
+    reset = str(headers.get("x-ratelimit-reset", "")).strip()
+    if reset.isdigit() and str(headers.get("x-ratelimit-remaining", "")).strip() == "0":
+        when = time.strftime("%H:%M:%S UTC", time.gmtime(int(reset)))
+        return f": wait until {when} (GitHub's x-ratelimit-reset) and publish again"
+    return ": wait a minute or more and publish again (GitHub said not how long)"
+
+
 class GitHubIssues:
     """Issues, labels and comments of repositories, for ``publish``.
 
@@ -107,13 +121,13 @@ class GitHubIssues:
         if isinstance(exc, GithubException):
             data = exc.data if isinstance(exc.data, dict) else {}
             message = str(data.get("message") or "")
+            headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
             if exc.status == 403 and "rate limit" in message.lower():
                 return UpstreamError(
                     "rate_limited",
-                    f"{what}: GitHub's rate limit for writes was reached",
+                    f"{what}: GitHub's rate limit for writes was reached{_wait(headers)}",
                     status=403,
                 )
-            headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
             fake = Response(url=self.api, status=exc.status, headers=headers, content=b"")
             return status_error(fake, what)
         return UpstreamError("bad_response", f"{what}: GitHub gave an answer depbot cannot read")

@@ -141,8 +141,19 @@ class FakeGitHub:
         skip: int = 0,
         times: int = 1,
         message: str = "fake failure",
+        headers: dict[str, str] | None = None,
     ) -> Fault:
-        fault = Fault(method, re.compile(pattern), status, drop, after, skip, times, message)
+        fault = Fault(
+            method,
+            re.compile(pattern),
+            status,
+            drop,
+            after,
+            skip,
+            times,
+            message,
+            dict(headers or {}),
+        )
         self.faults.append(fault)
         return fault
 
@@ -170,7 +181,7 @@ class FakeGitHub:
         path = req.path[len("/github") :] if req.path.startswith("/github") else req.path
         fault = self._fault_for(req.method, path)
         if fault is not None and not fault.after:
-            return Reply(fault.status, {"message": fault.message}, drop=fault.drop)
+            return Reply(fault.status, {"message": fault.message}, fault.headers, drop=fault.drop)
         reply = self._route(req, path)
         if fault is not None:  # acted already; now the caller loses the answer
             return Reply(fault.status, {"message": fault.message}, drop=fault.drop)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from depbot.fakes.loopback import Reply
@@ -19,6 +19,7 @@ class Fault:
     skip: int = 0  # let this many matching requests through first
     times: int = 1  # fail this many times; 0 = every time
     message: str = "fake failure"
+    headers: dict = field(default_factory=dict)  # sent with the failure (retry-after …)
     seen: int = 0
     fired: int = 0
 

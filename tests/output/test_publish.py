@@ -367,6 +367,11 @@ def test_wrong_token_and_rate_limits_say_so(gh, tmp_path):
         run(gh, out)
     assert "rate limit" in str(err.value) and "issues: write" not in str(err.value)
     assert gh.real_issues() == [] and load_review(out)[URLLIB3].published is None
+    gh.faults.clear()  # #28 item 12: with GitHub's retry-after, the message says how long
+    gh.fail("POST", ISSUES, status=403, times=0, headers={"Retry-After": "60"},
+            message="You have exceeded a secondary rate limit.")  # fmt: skip
+    with pytest.raises(PublishError, match=r"wait 60 s .*and publish again"):
+        run(gh, out)
 
 
 def test_comment_permission_error_keeps_the_issue_record(gh, tmp_path):
