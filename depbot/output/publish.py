@@ -68,10 +68,23 @@ def pr_marker(key: str) -> str:
     return marker_for(key).replace("<!-- depbot:", "<!-- depbot-pr:", 1)
 
 
+# failures of a create that GitHub may have carried out before answering (or not answering)
+UNSURE = frozenset({"server_error", "timeout", "connection", "bad_response"})
+
+
 def _fail(
-    exc: UpstreamError, repo: str, what: str, left: int, comment: bool = False
+    exc: UpstreamError,
+    repo: str,
+    what: str,
+    left: int,
+    comment: bool = False,
+    maybe: str = "",
 ) -> PublishError:
-    """The ``PublishError`` a user can act on, for a GitHub failure while ``what``."""
+    """The ``PublishError`` a user can act on, for a GitHub failure while ``what``.
+
+    ``maybe`` names the draft whose create failed in a way that does not tell whether GitHub
+    made the issue: it is not counted as left, and the rerun finds it by its marker.
+    """
     if exc.kind == "unauthorized" and exc.status == 401:
         return PublishError("GitHub rejected the token (HTTP 401): check GITHUB_TOKEN")
     if exc.kind == "unauthorized":
@@ -87,6 +100,13 @@ def _fail(
     if exc.kind == "not_found":
         return PublishError(f"GitHub answered 'not found' while {what} in {repo}")
     rest = f"; {left} draft(s) not published yet" if left else ""
+    if maybe:
+        other = f"; {left} other draft(s) not published yet" if left else ""
+        return PublishError(
+            f"{maybe} may have been published: GitHub failed while creating its issue ({exc}) "
+            f"and did not say whether it was made{other}. Run depbot publish again: an issue "
+            "already made is found by its marker, nothing is duplicated"
+        )
     return PublishError(
         f"GitHub failed while {what} ({exc}){rest}. Run depbot publish again: issues already "
         "made are found by their marker, nothing is duplicated"
@@ -108,6 +128,7 @@ class _Publisher:
     ) -> None:
         self.out_dir, self.gi, self.repo = out_dir, gi, repo
         self.summary, self.progress = summary, progress
+        self.creating = ""  # the draft whose issue is being created, while it is
         self.dry_run, self.reopen, self.comment_on_pr = dry_run, reopen, comment_on_pr
         self.own = OwnIssues(None)  # who depbot is: set by _run from GET /user
         self.searched = False
@@ -188,9 +209,11 @@ class _Publisher:
             self.note(Action(ident, "created", note=item.title))
             return None
         labels = list(LABELS) + [name for name in self.extra_labels if name not in LABELS]
+        self.creating = ident  # a failure now may come after GitHub made the issue
         issue = self.gi.create_issue(
             self.repo, item.title, item.body, labels, assignees=list(self.assignees)
         )
+        self.creating = ""
         self.record(item, issue)  # at once: a crash after this never makes a second one
         if issue.author and not self.own.is_author(issue.author):
             raise PublishError(
@@ -395,8 +418,9 @@ def _run(
                     raise _fail(exc, repo, what, len(items) - n - 1, comment=True) from None
     except UpstreamError as exc:
         done = {a.draft for a in summary.actions if a.action != "skipped"}
-        left = sum(1 for i in items if i.info.id not in done)
-        raise _fail(exc, repo, what, left) from None
+        maybe = pub.creating if exc.kind in UNSURE else ""
+        left = sum(1 for i in items if i.info.id not in done and i.info.id != maybe)
+        raise _fail(exc, repo, what, left, maybe=maybe) from None
     finally:
         summary.ignored = pub.own.ignored_line()
     return summary
