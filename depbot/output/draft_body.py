@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from depbot.core.redact import redact
 from depbot.output.links import RepoLink, safe_http_url, source_ref
-from depbot.output.mdsafe import blockquote, clean_line, code_span, neutralize, neutralize_line
+from depbot.output.mdsafe import (
+    blockquote,
+    clean_line,
+    code_span,
+    neutralize,
+    neutralize_inline,
+    neutralize_line,
+)
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
 
@@ -88,8 +95,9 @@ def _breaking_change(n: int, bc: BreakingChange, quote_cap: int | None) -> tuple
         facts.append(f"version {neutralize_line(bc.version)}")
     if bc.symbols:
         facts.append("breaks " + ", ".join(code_span(s) for s in bc.symbols))
-    quote_text = neutralize(bc.quote) if bc.quote.strip() else ""
-    kept, dropped = _cut_quote(quote_text, quote_cap)
+    # cut before neutralizing: a cut inside a code span would free what it held
+    kept, dropped = _cut_quote(bc.quote if bc.quote.strip() else "", quote_cap)
+    kept = neutralize(kept) if kept.strip() else ""
     if kept:
         facts.append(f"quoted from {source_ref(bc.source)}:")
     elif dropped:
@@ -149,7 +157,7 @@ def _fallback_fix(verdict: Verdict) -> str:
     named = ", ".join(code_span(s) for s in symbols[:8]) if symbols else "the removed APIs"
     return (
         f"Change the call sites above so they no longer rely on {named}, following the "
-        f"changelog quoted above; until then keep {code_span(u.package)} at {u.from_version}."
+        f"changelog quoted above; until then keep {code_span(u.package)} at {neutralize_line(u.from_version)}."
     )
 
 
@@ -171,13 +179,14 @@ def _summary(verdict: Verdict, pr: str | None, text_cap: int | None) -> list[str
     u = verdict.update
     where = f", declared in {code_span(u.manifest)}" if u.manifest else ""
     parts = [
-        f"**{code_span(u.package)} {u.from_version} → {u.to_version}** "
+        f"**{code_span(u.package)} {neutralize_line(u.from_version)} → "
+        f"{neutralize_line(u.to_version)}** "
         f"({u.update_type} update, {u.ecosystem}{where}) {impact(verdict)} of this repository."
     ]
     if pr:
         parts.append(f"Proposed by {pr}.")
     if verdict.reason.strip():
-        parts.append("**Why:** " + _cap(neutralize(verdict.reason), text_cap))
+        parts.append("**Why:** " + neutralize_inline(_cap(verdict.reason, text_cap)))
     return parts
 
 
@@ -218,8 +227,9 @@ def _where_used(hits: list[Hit], shown: list[Hit], repo: RepoLink | None) -> lis
 
 def _suggested_fix(verdict: Verdict, text_cap: int | None) -> list[str]:
     """The "Suggested fix" section: the model's fix, else one naming the broken APIs."""
-    fix = neutralize(verdict.suggested_fix) if verdict.suggested_fix.strip() else ""
-    return ["## Suggested fix", _cap(fix, text_cap) or _fallback_fix(verdict)]
+    fix = verdict.suggested_fix
+    fix = neutralize(_cap(fix, text_cap)) if fix.strip() else ""
+    return ["## Suggested fix", fix or _fallback_fix(verdict)]
 
 
 def _checklist(u: Update, hits: list[Hit], pr: str | None) -> list[str]:
@@ -232,12 +242,16 @@ def _checklist(u: Update, hits: list[Hit], pr: str | None) -> list[str]:
         checks.append(f"- [ ] Update {code_span(path)} ({plural(count, 'call site')})")
     if len(by_file) > 20:
         checks.append(f"- [ ] Update the other {plural(len(by_file) - 20, 'file')}")
-    checks.append(f"- [ ] Run the tests with {code_span(u.package)} {u.to_version}")
+    checks.append(
+        f"- [ ] Run the tests with {code_span(u.package)} {neutralize_line(u.to_version)}"
+    )
     if pr:
         checks.append(f"- [ ] Merge {pr}")
     else:
         target = f" in {code_span(u.manifest)}" if u.manifest else ""
-        checks.append(f"- [ ] Raise {code_span(u.package)} to {u.to_version}{target}")
+        checks.append(
+            f"- [ ] Raise {code_span(u.package)} to {neutralize_line(u.to_version)}{target}"
+        )
     return ["## Checklist", "\n".join(checks)]
 
 
@@ -271,8 +285,9 @@ def _assemble(
     generated_at: str | None,
     marker: str,
     lim: _Limits,
-) -> tuple[str, int, int]:
-    """The body under ``lim``; also how many hits and changelog characters were left out."""
+) -> tuple[list[str], int, int]:
+    """The body's parts under ``lim`` (joined by blank lines; the marker last); also how many
+    hits and changelog characters were left out."""
     u = verdict.update
     hits = unique_hits(verdict.hits)
     shown = hits if lim.max_hits is None else _every_file(hits, lim.max_hits)
@@ -289,7 +304,7 @@ def _assemble(
     if omitted_hits or dropped_chars:
         parts.insert(trim_at, _trim_note(omitted_hits, dropped_chars))
     parts.append(marker)
-    return "\n\n".join(parts), omitted_hits, dropped_chars
+    return parts, omitted_hits, dropped_chars
 
 
 def fit_body(
@@ -299,7 +314,7 @@ def fit_body(
     n_hits = len(unique_hits(verdict.hits))
 
     def render(lim: _Limits) -> str:
-        return _assemble(verdict, repo, generated_at, marker, lim)[0]
+        return "\n\n".join(_assemble(verdict, repo, generated_at, marker, lim)[0])
 
     body = render(_Limits())
     if len(body) <= limit:
@@ -319,8 +334,14 @@ def fit_body(
                 hi = mid - 1
         if lo > 0 or quote_cap == 0:
             return render(_Limits(lo, quote_cap, text_cap))
-    # pathological input (thousands of breaking changes): cut hard, keep the marker
-    body = render(_Limits(0, 0, 200))
-    note = "\n\n_Trimmed hard to fit GitHub's limit; report.json has the details._\n\n"
-    room = limit - len(note) - len(marker)
-    return body[:room].rstrip() + note + marker
+    # pathological input (thousands of breaking changes): keep whole parts while they fit
+    # (a cut inside one could leave a code span or fence open), then the note and the marker
+    parts = _assemble(verdict, repo, generated_at, marker, _Limits(0, 0, 200))[0][:-1]
+    note = "_Trimmed hard to fit GitHub's limit; report.json has the details._"
+    room = limit - len(note) - len(marker) - 4
+    kept: list[str] = []
+    for part in parts:
+        if sum(len(k) + 2 for k in kept) + len(part) > room:
+            break
+        kept.append(part)
+    return "\n\n".join([*kept, note, marker])

@@ -149,10 +149,10 @@ _ICONS = {"affected": "❗ affected", "not_affected": "✅ not affected", "unkno
 
 
 def _cell(text: str, limit: int = 200) -> str:
-    text = neutralize_line(text)
-    if len(text) > limit:
+    text = clean_line(text)
+    if len(text) > limit:  # cut before neutralizing: a cut code span would free its text
         text = text[: limit - 1] + "…"
-    return text.replace("|", "\\|")
+    return neutralize_line(text).replace("|", "\\|")
 
 
 def _counts(verdicts: Sequence[Verdict]) -> str:

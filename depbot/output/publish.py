@@ -36,6 +36,7 @@ from depbot.core.settings import Settings
 from depbot.github.client import GitHubClient, split_repo
 from depbot.github.issues import GitHubIssues, IssueInfo
 from depbot.output.drafts import body_digest, marker_for, parse_marker
+from depbot.output.mdsafe import neutralize_line
 from depbot.output.own_issues import (
     OwnIssues,
     duplicate_body,
@@ -318,7 +319,7 @@ def _norm(text: str) -> str:
 
 
 def _plain(title: str) -> str:
-    return title.replace("@", "@\u200b").replace("#", "#\u200b")
+    return neutralize_line(title)
 
 
 def publish(
