@@ -25,6 +25,7 @@ class Trace:
         self._secrets = tuple(secrets)
         self._lock = threading.Lock()
         self._fh = None
+        self._failed = False
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._fh = path.open("a", encoding="utf-8")
@@ -46,8 +47,12 @@ class Trace:
         # so that one record stays one line for every reader
         line = line.translate(_LINE_BREAKS)
         with self._lock:
-            self._fh.write(line + "\n")
-            self._fh.flush()
+            try:
+                self._fh.write(line + "\n")
+                self._fh.flush()
+            except OSError:
+                self._failed = True  # the disk refused: close() does not raise it again
+                raise
 
     def _redacted(self, value: Any) -> Any:
         """Redact every string inside a record (redacting the JSON text could break its syntax)."""
@@ -69,9 +74,13 @@ class Trace:
 
     def close(self) -> None:
         with self._lock:
-            if self._fh is not None:
-                self._fh.close()
-                self._fh = None
+            fh, self._fh = self._fh, None
+            if fh is not None:
+                try:
+                    fh.close()
+                except OSError:
+                    if not self._failed:
+                        raise
 
 
 def _short(text: str, limit: int = 600) -> str:

@@ -4,7 +4,9 @@ the terminal."""
 
 from __future__ import annotations
 
+import errno
 import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,8 +23,13 @@ ARROW = "→"  # "from → to" in every table; "->" where stdout cannot print it
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# a write that failed for want of room (or of a writable disk): said in one line, exit 1
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
+
+
 def fail_cleanly(func: F) -> F:
-    """Turn a ``DepbotError`` into one line on stderr and its exit code."""
+    """Turn a ``DepbotError`` into one line on stderr and its exit code; so too a write the
+    disk refused (full, over quota, read-only), naming the folder and how to go on."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -32,8 +39,27 @@ def fail_cleanly(func: F) -> F:
             plain = getattr(exc, "plain", False)  # a refusal that is its own sentence
             click.echo(f"depbot: {'' if plain else 'error: '}{exc}", err=True)
             sys.exit(exc.exit_code)
+        except OSError as exc:
+            if exc.errno not in NO_ROOM:
+                raise
+            click.echo(f"depbot: error: {no_room(exc, kwargs)}", err=True)
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def no_room(exc: OSError, kwargs: dict[str, Any]) -> str:
+    """The one line for a write the disk refused: the folder, the cause, what to do next."""
+    folder = kwargs.get("resume") or kwargs.get("out_dir")
+    where = f" in {folder}" if folder else (f" {exc.filename}" if exc.filename else "")
+    cause = exc.strerror or os.strerror(exc.errno or 0)
+    line = f"could not write{where}: {cause}"
+    if folder and "resume" in kwargs:  # depbot triage: the journal keeps what was concluded
+        line += (
+            f"; make room, then run the same command with --resume {folder}: the updates "
+            "already concluded are kept"
+        )
+    return line
 
 
 # --- where the update list comes from (shared by `updates` and `triage`) ---------------
