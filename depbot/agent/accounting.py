@@ -6,7 +6,8 @@
   the terms it names; the hits it got), ``no-api`` (it names nothing this code can call:
   runtime support, build changes, behaviour with no API named) or ``not-searched``;
 - each name the code takes from the package, with its fate in the new release (from the diff);
-- the conclusions integrity refused for it.
+- the conclusions integrity refused for it;
+- the source files too big for any search that may use it (they leave it ``unknown``).
 """
 
 from __future__ import annotations
@@ -85,4 +86,10 @@ def account(update: Update, ledger: Ledger) -> Accounting:
     names = tuple(
         NameAccount(f.name, f.fate, f.detail[:200], f.place) for f in (fates.fates if fates else ())
     )
-    return Accounting(_basis(pkg, ledger), items, names, tuple(ledger.refused.get(pkg, ())))
+    return Accounting(
+        _basis(pkg, ledger),
+        items,
+        names,
+        tuple(ledger.refused.get(pkg, ())),
+        ledger.unsearched.get(pkg, ()),
+    )

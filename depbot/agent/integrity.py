@@ -346,11 +346,25 @@ def _check_not_affected(
             "search the code for it (search_symbol or search_code) before concluding "
             "not_affected, or conclude unknown"
         )
+    _check_unsearched(update, changelog, ledger)
     _check_shaped(update, ledger)
     _check_items(update, ledger)
     _check_strong_hits(update, changelog, ledger)
     _check_silent_and_blind(update, changelog, ledger)
     return reason
+
+
+def _check_unsearched(update: Update, changelog: dict[str, Any] | None, ledger: Ledger) -> None:
+    """A source file too big for any search to read may hold the use that breaks."""
+    files = ledger.unsearched.get(update.package.lower())
+    items = (changelog or {}).get("items") or []
+    if not files or not (update.may_break or any(i.get("category") == "breaking" for i in items)):
+        return
+    more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+    raise Rejected(
+        f"{len(files)} source file(s) that may use {update.package} are too big to search "
+        f"({', '.join(files[:5])}{more}): conclude unknown naming them"
+    )
 
 
 def _check_silent_and_blind(

@@ -84,6 +84,7 @@ class Ledger:
     section_symbols: dict[str, tuple[str, ...]] = field(default_factory=dict)
     hit_tags: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     searches: list[SearchFact] = field(default_factory=list)
+    unsearched: dict[str, tuple[str, ...]] = field(default_factory=dict)  # package -> files
     api_findings: dict[str, ApiFact] = field(default_factory=dict)  # "a1" -> finding
     api_checked: dict[str, bool] = field(
         default_factory=dict
@@ -124,6 +125,12 @@ class Ledger:
             self.api_checked[package.lower()] = had
             if fates is not None:
                 self.api_fates[package.lower()] = fates
+
+    def note_unsearched(self, package: str, files: list[str]) -> None:
+        """Source files every search skipped (over ``max_filesize``) that may use ``package``."""
+        if files:
+            with self._lock:
+                self.unsearched[package.lower()] = tuple(files)
 
     def record_search(self, fact: SearchFact) -> None:
         with self._lock:

@@ -52,6 +52,7 @@ from depbot.ecosystems import normalize_ecosystem
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
+from depbot.search.oversized import size_text
 from depbot.symbols.facts import SymbolQuery
 
 # the names other modules import from here (the specs and the seam moved out of this file)
@@ -390,6 +391,8 @@ class Toolbox:
         )
         obs.body["package"] = package
         obs.body["import_names"] = list(report.import_names)
+        if report.skipped:
+            obs.body["not_searched"] = self._note_unsearched(package, report.skipped)
         files = list(report.files)
         obs.body["files"] = files[:MAX_FILES_LISTED]
         if len(shown) < len(sites):
@@ -417,7 +420,19 @@ class Toolbox:
         )
         obs.body["symbol"] = args["symbol"]
         obs.body["kind"] = query.kind
+        try:  # the files every search skips: where_imported lists them (cached)
+            skipped = self.services.where_imported(update.ecosystem, update.package).skipped
+        except ToolError:
+            skipped = []
+        if skipped:
+            obs.body["not_searched"] = self._note_unsearched(update.package, skipped)
         return obs
+
+    def _note_unsearched(self, package: str, skipped: list[tuple[str, int]]) -> list[str]:
+        """Record (and list, for the model) the files too big to search that may use it."""
+        files = [f"{path} ({size_text(size)})" for path, size in skipped]
+        self.ledger.note_unsearched(package, files)
+        return files[:MAX_FILES_LISTED]
 
     # -- api_diff ------------------------------------------------------------------------------
 

@@ -182,4 +182,5 @@ def _accounting_lines(rec: dict, width: int) -> list[str]:
         detail = f" ({_short(n.detail, 120)})" if n.detail else ""
         out.append(f"    name {n.name}: {n.fate}{detail} · {n.place}")
     out += [f"    refused {_short(str(r), width)}" for r in acc.refused]
+    out += [f"    file not searched (too big) {f}" for f in acc.unsearched[:20]]
     return out

@@ -57,6 +57,8 @@ class Accounting:
     items: tuple[ItemAccount, ...] = ()
     names: tuple[NameAccount, ...] = ()
     refused: tuple[str, ...] = field(default=())  # conclusions integrity refused, with why
+    # source files over max_filesize that no search read and that may use the package
+    unsearched: tuple[str, ...] = field(default=())
 
     @property
     def open_items(self) -> tuple[ItemAccount, ...]:
@@ -89,6 +91,8 @@ class Accounting:
             out["names_resolved"] = len(self.names) - len(self.unresolved)
         if self.refused:
             out["refused"] = list(self.refused)
+        if self.unsearched:
+            out["files_not_searched"] = list(self.unsearched)
         return out
 
     @classmethod
@@ -109,4 +113,10 @@ class Accounting:
             NameAccount(n["name"], n["fate"], n.get("detail", ""), n.get("place", ""))
             for n in data.get("names", [])
         )
-        return cls(basis, items, names, tuple(data.get("refused", ())))
+        return cls(
+            basis,
+            items,
+            names,
+            tuple(data.get("refused", ())),
+            tuple(data.get("files_not_searched", ())),
+        )

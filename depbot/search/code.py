@@ -16,7 +16,8 @@ Scope (every rule is a ``Settings`` field):
   matching line is longer than ``minified_line_length`` is treated as a minified bundle and
   dropped (from hits and totals; the note says how many);
 - ``secret_files`` are never searched nor read (``read_lines`` refuses them);
-- binaries are skipped (rg's default), files above ``max_filesize`` too;
+- binaries are skipped (rg's default), files above ``max_filesize`` too (``oversized``
+  lists them, and ``oversized.too_big_users`` those that may use a package);
 - symlinks are never followed (rg's default), and a hit whose resolved path leaves the
   checkout is dropped;
 - hidden files are searched (``.eslintrc.json``, ``.babelrc``, ``.github/``…).
@@ -122,6 +123,7 @@ class CodeSearch:
         self._lines = _LRU(_CACHE_FILES)
         self._lex = _LRU(_CACHE_FILES)
         self._pkg_type: dict[str, str | None] = {}
+        self._oversized: dict[tuple[str, ...], list[tuple[str, int]]] = {}
         self._max_bytes = size_bytes(settings.max_filesize)
 
     # -- scope ---------------------------------------------------------------------------
@@ -191,6 +193,31 @@ class CodeSearch:
         filter by extension (``globs``) for source passes."""
         args = [*self._glob_args(globs), *self.scope_args()]
         return self.rg.list_files(self.root, args=args)  # symlinks are never followed
+
+    def oversized(self, globs: tuple[str, ...] = ()) -> list[tuple[str, int]]:
+        """In-scope files (matching ``globs``) that every search skips for being larger than
+        ``max_filesize``, with their sizes; cached per ``globs``."""
+        with self._lock:
+            if globs in self._oversized:
+                return list(self._oversized[globs])
+        args = [*self._glob_args(globs), *self.scope_args()]
+        at = args.index("--max-filesize")
+        unlimited = args[:at] + args[at + 2 :]
+        every = self.rg.list_files(self.root, args=unlimited)
+        kept = set(self.rg.list_files(self.root, args=args))
+        found = []
+        for rel in every:
+            if rel in kept:
+                continue
+            try:
+                size = (self.root / rel).lstat().st_size
+            except OSError:
+                continue
+            if size > self._max_bytes:
+                found.append((rel, size))
+        with self._lock:
+            self._oversized[globs] = found
+        return list(found)
 
     def read_lines(self, path: str) -> list[str]:
         """The lines of a repo-relative file (split on ``\\n``, line ends removed, UTF-8

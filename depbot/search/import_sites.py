@@ -18,6 +18,7 @@ from depbot.search.imports import (
     module_matches,
     python_imports,
 )
+from depbot.search.oversized import import_pattern, skipped_line, too_big_users
 from depbot.search.scope import rust_escape, trim_line
 
 PY_GLOBS = ("*.py", "*.pyi")
@@ -65,6 +66,8 @@ class ImportReport:
     sites: list[ImportSite]
     files: list[str]
     note: str
+    # source files over max_filesize, never searched, that may use the package (path, size)
+    skipped: list[tuple[str, int]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -79,8 +82,16 @@ def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport
     if not eco.valid_name(name):
         raise ToolError(f"{package!r} is not {eco.name_noun}.")
     if eco.language == "javascript":
-        return where_javascript(cs, eco, name)
-    return where_python(cs, eco, name)
+        report = where_javascript(cs, eco, name)
+        words = [name]
+    else:
+        report = where_python(cs, eco, name)
+        words = sorted({n.split(".")[0] for n in report.import_names})
+    rx = import_pattern(eco.language, words)
+    report.skipped = too_big_users(cs.root, cs.oversized(eco.source_globs), rx)
+    if report.skipped:
+        report.note += "; " + skipped_line(report.skipped, cs.settings.max_filesize)
+    return report
 
 
 def _site_text(cs: CodeSearch, path: str, line: int) -> str:
