@@ -266,3 +266,19 @@ def test_a_pax_header_of_digits_is_refused_before_tarfile_parses_it(tmp_path):
         data = _tar_with(info, tarfile.PAX_FORMAT)
     got, cache = fetch(tmp_path, "npm", data)
     assert_problem(got, cache, "evil-1.0.0 tarball", "header")
+
+
+def test_a_pax_header_of_digits_under_the_old_cap_is_refused_too(tmp_path):
+    # #28 item 7: 120,000 digits fit the first cap (128 KiB) and still kept this Python
+    # (3.11.7, without the CVE-2024-6232 fix) busy for 19 s; a read over 16 KiB is refused
+    info = tarfile.TarInfo("package/package.json")
+    info.pax_headers = {"comment": "1" * 120_000}
+    got, cache = fetch(tmp_path, "npm", _tar_with(info, tarfile.PAX_FORMAT))
+    assert_problem(got, cache, "evil-1.0.0 tarball", "header")
+
+
+def test_a_long_path_in_a_pax_header_still_unpacks(tmp_path):
+    info = tarfile.TarInfo("package/" + "d/" * 400 + "package.json")  # an 808-character path
+    data = _tar_with(info, tarfile.PAX_FORMAT)
+    got, _cache = fetch(tmp_path, "npm", data)
+    assert isinstance(got, ReleaseFiles) and got.files == 1
