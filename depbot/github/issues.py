@@ -210,6 +210,14 @@ class GitHubIssues:
         found = (_issue(raw) for raw in self._pages(f"/repos/{full_name}/issues", params, what))
         return [i for i in found if not i.is_pull]
 
+    def issues_by_creator(self, full_name: str, login: str) -> list[IssueInfo]:
+        """Open and closed issues (not pull requests) opened by ``login``, every page: the
+        repository's own listing, consistent at once (search lags behind new issues)."""
+        params = {"state": "all", "creator": login, "sort": "created", "direction": "asc"}
+        what = f"issues opened by {login} in {full_name}"
+        found = (_issue(raw) for raw in self._pages(f"/repos/{full_name}/issues", params, what))
+        return [i for i in found if not i.is_pull]
+
     def open_issues_between(
         self, full_name: str, label: str, above: int, below: int
     ) -> list[IssueInfo]:

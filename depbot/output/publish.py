@@ -141,8 +141,12 @@ class _Publisher:
     # -- finding what exists --------------------------------------------------------------
 
     def scan_labels(self) -> None:
+        """depbot's issues by their labels, and by their author: people remove labels, and
+        GitHub drops them on create for a token without push access."""
         for label in LABELS:
             self.own.add(self.gi.issues_with_label(self.repo, label))
+        if self.own.login:
+            self.own.add(self.gi.issues_by_creator(self.repo, self.own.login))
 
     def existing(self, item: Item) -> tuple[IssueInfo | None, str]:
         found = self.own.get(item.key)

@@ -351,6 +351,9 @@ class FakeGitHub:
             names = {lab["name"] for lab in issue["labels"]}
             if any(w not in names for w in wanted):
                 continue
+            creator = req.query.get("creator")
+            if creator and issue["user"]["login"].lower() != creator.lower():
+                continue
             items.append(issue)
         return self._page(req, items, f"/repos/{self.repo}/issues")
 

@@ -264,6 +264,24 @@ def test_found_by_search_after_people_removed_the_labels(gh, tmp_path):
     assert len(gh.real_issues()) == 1
 
 
+def test_no_duplicates_from_a_fresh_folder_when_labels_are_gone_and_search_lags(gh, tmp_path):
+    # #28 item 9: in Actions every run has a fresh folder (no review.json); with the labels
+    # gone (people remove them; GitHub drops them on create for a token without push access)
+    # and search not yet indexing the new issues, all four were made again
+    verdicts = [simple_verdict(n, "3.0.0") for n in ("flask", "pyyaml", "jinja2")]
+    gh.search_lag = True  # nothing made from here on is in the search index
+    run(gh, drafts_of(tmp_path, urllib3_verdict(), *verdicts))
+    for issue in gh.real_issues():
+        issue["labels"] = []
+    fresh = drafts_of(tmp_path / "fresh", urllib3_verdict(), *verdicts)
+    searched = gh.count("GET", r"/search/issues$")
+    assert [a.action for a in run(gh, fresh).actions] == ["unchanged"] * 4
+    assert len(gh.real_issues()) == 4
+    assert gh.count("GET", r"/search/issues$") == searched  # found by the listing
+    listing = gh.server.requests("/github/repos/acme/app/issues")
+    assert any(r.query.get("creator") for r in listing)
+
+
 def test_dry_run_sends_no_writes(gh, tmp_path):
     out = drafts_of(tmp_path, urllib3_verdict(), simple_verdict("flask", "3.0.0"))
     summary = run(gh, out, dry_run=True)
