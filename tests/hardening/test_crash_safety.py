@@ -25,38 +25,11 @@ import pytest
 from depbot.fakes.model_server import ModelServer
 from depbot.models.rules import rules_responder
 from depbot.output.journal import read_journal
-from depbot.records.update import Update
 from tests.helpers.paths import ROOT
-from tests.helpers.worlds import World, write_tree
-
-N = 6
+from tests.helpers.worlds import N_MANY as N
+from tests.helpers.worlds import many_updates_world
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-
-
-def many_updates_world(tmp_path: Path) -> World:
-    """Six majors: lib0, lib2, lib4 are called by the code (affected), the others not."""
-    repo, upstream = tmp_path / "repo", tmp_path / "upstream"
-    code = "".join(f"import lib{i}\n" for i in range(N))
-    code += "\n\ndef run():\n" + "".join(f"    lib{i}.old{i}()\n" for i in range(0, N, 2))
-    code += "".join(f"    lib{i}.new{i}()\n" for i in range(1, N, 2))
-    write_tree(
-        repo,
-        {"requirements.txt": "".join(f"lib{i}==1.0.0\n" for i in range(N)), "app.py": code},
-    )
-    for i in range(N):
-        write_tree(
-            upstream / "pip" / f"lib{i}",
-            {
-                "CHANGELOG.md": f"# Changes\n\n## 2.0.0\n\n- `lib{i}.old{i}()` was removed; use "
-                f"`lib{i}.new{i}()`.\n\n## 1.0.0\n\n- First release.\n",
-                "meta.json": json.dumps({"repository": f"https://github.com/example/lib{i}"}),
-            },
-        )
-    updates = [
-        Update("pip", f"lib{i}", "1.0.0", "2.0.0", manifest="requirements.txt") for i in range(N)
-    ]
-    return World(repo, upstream, updates)
 
 
 def start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.test_crash_safety import N, many_updates_world
 from tests.helpers.paths import ROOT
+from tests.helpers.worlds import N_MANY as N
+from tests.helpers.worlds import many_updates_world
 
 SIZE_KB = 512
 

@@ -101,3 +101,32 @@ def two_package_world(tmp_path: Path, *, oldlib_changes: str = OLDLIB_CHANGES) -
         Update("pip", "otherlib", "1.2.0", "1.2.1", manifest="requirements.txt"),
     ]
     return World(repo, upstream, updates)
+
+
+N_MANY = 6
+
+
+def many_updates_world(tmp_path: Path) -> World:
+    """Six majors: lib0, lib2, lib4 are called by the code (affected), the others not."""
+    repo, upstream = tmp_path / "repo", tmp_path / "upstream"
+    code = "".join(f"import lib{i}\n" for i in range(N_MANY))
+    code += "\n\ndef run():\n" + "".join(f"    lib{i}.old{i}()\n" for i in range(0, N_MANY, 2))
+    code += "".join(f"    lib{i}.new{i}()\n" for i in range(1, N_MANY, 2))
+    write_tree(
+        repo,
+        {"requirements.txt": "".join(f"lib{i}==1.0.0\n" for i in range(N_MANY)), "app.py": code},
+    )
+    for i in range(N_MANY):
+        write_tree(
+            upstream / "pip" / f"lib{i}",
+            {
+                "CHANGELOG.md": f"# Changes\n\n## 2.0.0\n\n- `lib{i}.old{i}()` was removed; use "
+                f"`lib{i}.new{i}()`.\n\n## 1.0.0\n\n- First release.\n",
+                "meta.json": json.dumps({"repository": f"https://github.com/example/lib{i}"}),
+            },
+        )
+    updates = [
+        Update("pip", f"lib{i}", "1.0.0", "2.0.0", manifest="requirements.txt")
+        for i in range(N_MANY)
+    ]
+    return World(repo, upstream, updates)
