@@ -52,6 +52,7 @@ from depbot.core.cache import (
     vary_without,
 )
 from depbot.core.errors import CONNECTION_FAILURES, UpstreamError
+from depbot.core.peer import PRIVATE_PEER
 from depbot.core.proxies import proxy_refused
 from depbot.core.response import (  # re-exported: callers take these from the seam
     Response,
@@ -210,6 +211,12 @@ class Http:
             return UpstreamError("proxy", proxy_refused(proxy, url))
         if isinstance(exc, requests.Timeout):
             return UpstreamError("timeout", f"{host} did not answer in time")
+        if isinstance(exc, requests.ConnectionError) and PRIVATE_PEER in str(exc):
+            return UpstreamError(
+                "refused",
+                f"refused to contact {host}: it resolves to a private, loopback or reserved "
+                "address (checked on the connection itself)",
+            )
         if isinstance(exc, requests.ConnectionError) and _dns_failed(exc):
             return UpstreamError("dns", f"{host}: DNS lookup failed")
         if isinstance(exc, requests.ConnectionError):

@@ -23,6 +23,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from depbot.core.errors import ConfigError
+from depbot.core.peer import pool_classes
 from depbot.core.proxies import proxy_for
 from depbot.core.settings import Settings
 
@@ -90,6 +91,18 @@ class SettingsAdapter(HTTPAdapter):
         if self._context is not None:
             kwargs["ssl_context"] = self._context
         super().init_poolmanager(*args, **kwargs)
+        # direct connections check the address they reached (core/peer.py)
+        self.poolmanager.pool_classes_by_scheme = pool_classes(self._guarded)
+
+    def _guarded(self, host: str, port: int) -> bool:
+        """Whether a connection to ``host:port`` must reach a global address: every allowed
+        host but the endpoints the user configured, unless ``allow_private_hosts``."""
+        s = self._settings
+        if s.allow_private_hosts:
+            return False
+        h = host.lower().strip("[]")
+        forms = {h, f"{h}:{port}", f"[{h}]", f"[{h}]:{port}"}
+        return not forms & s.configured_hosts
 
     def proxy_manager_for(self, proxy: str, **kwargs: Any) -> Any:
         if self._context is not None:

@@ -100,3 +100,36 @@ def test_an_allowed_host_only_the_data_names_must_be_public_unless_allowed():
         allowed = guarded.replace(allow_private_hosts=True)
         assert Http(allowed).get_json(mirror.url + "/redirects", what="x")["path"] == "/x.tar.gz"
         assert len(files.log) == 1
+
+
+def test_a_name_that_rebinds_to_loopback_after_the_check_is_refused_on_connect(monkeypatch):
+    """#28 item 13: public for the check, 127.0.0.1 for the connection (DNS rebinding).
+
+    The resolver is the operating system's; here a name answers 93.184.216.34 the first
+    time it is looked up and 127.0.0.1 after, as a rebinding DNS server would. Before, the
+    check passed on the first answer and the request reached the loopback server."""
+    import socket
+
+    real = socket.getaddrinfo
+    seen: list[str] = []
+
+    def rebinding(host, port, *args, **kwargs):
+        if host != "files.rebind.test":
+            return real(host, port, *args, **kwargs)
+        seen.append(host)
+        addr = "93.184.216.34" if len(seen) == 1 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (addr, port or 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    with LoopbackServer(_ok) as files:
+        port = files.url.rsplit(":", 1)[1]
+        host = f"files.rebind.test:{port}"
+        settings = _settings(artifact_hosts=(host,))
+        with pytest.raises(UpstreamError, match="checked on the connection itself") as err:
+            Http(settings).get(f"http://{host}/x.tar.gz", what="x")
+        assert err.value.kind == "refused"
+        assert len(seen) >= 2  # checked, then resolved again to connect
+        assert files.log == []  # nothing reached the loopback server
+        # the user's own endpoint on loopback is trusted wherever it resolves, as before
+        mirror = _settings(pypi_url=files.url)
+        assert Http(mirror).get_json(files.url + "/pypi/x/json", what="x")["ok"] is True
