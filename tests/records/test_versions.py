@@ -26,6 +26,10 @@ from depbot.records.versions import (
         ("pip", "1.0+local", "1.1", "other"),  # local version
         ("pip", "2022.06.15.1", "2022.09.14", "other"),  # four numbers
         ("pip", "2022.6.15", "2022.9.14", "minor"),
+        ("pip", "0.24.0.post1", "0.54.0", "minor"),  # a post-release is of its release's line
+        ("pip", "2.1.0.post1", "2.4.0", "minor"),
+        ("pip", "2.1.0", "2.1.0.post2", "patch"),
+        ("pip", "1.0.dev1", "1.0", "other"),  # a dev release is not
         ("pip", "2.0", "1.0", "other"),  # downgrade
         ("pip", "not-a-version", "1.0", "other"),
         ("npm", "4.18.2", "5.0.0", "major"),

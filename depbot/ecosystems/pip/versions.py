@@ -3,7 +3,12 @@
 >>> parse("1.0") == parse("1.0.0")
 True
 >>> parse("2.0.0.post1").semver_like
+True
+>>> parse("2.0.0.dev1").semver_like
 False
+
+A post-release belongs to its release's line (``2.1.0.post1 → 2.4.0`` is a minor update, as
+Dependabot calls it); epochs, dev and local versions and four numbers are not semver-shaped.
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ def parse(raw: str) -> Version | None:
     semver_like = (
         len(pv.release) <= 3
         and pv.epoch == 0
-        and pv.post is None
         and pv.dev is None
         and pv.local is None
     )
