@@ -50,6 +50,7 @@ from depbot.changelogs.wording import (
     Candidate,
     behaviour_candidates,
     behaviour_change,
+    build_file,
     conditional_candidates,
     config_candidates,
     generic,
@@ -171,6 +172,7 @@ def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[
     cands: list[Candidate] = []
     if _renamed_config_or_moved(sentence, spans, scope, cands, news):
         return cands
+    spans = [s for s in spans if not build_file(s.text)]  # files, not names, from here on
     required = required_arg_candidates(sentence, spans)
     if required:
         cands.extend(required)

@@ -170,6 +170,7 @@ CONFIG_FILE = re.compile(
 )
 _CONFIG_DROPPED = re.compile(
     r"\b(support\s+for|reading\s+(of\s+)?|configuration\s+(via|from|in)|config(uration)?\s+files?)\b"
+    r"|\b(no\s+longer|not|never)\s+(reads?|loads?|looks\s+(at|for)|picks\s+up)\s+`"
     r"|\b(files?|format|configuration|config|key|keys|section|option|setting)\b[^;]{0,60}?"
     r"\b(no\s+longer|removed|dropped|ignored|not\s+read|unsupported)\b",
     re.I,
@@ -217,10 +218,33 @@ _OWN_SOURCE = re.compile(
 )
 
 
+# wheel platform tags and build artifacts: never API names
+_PLATFORM = re.compile(
+    r"""(?ix)^(
+        (many|musl)linux[\w.]* | macosx[\w.]* | win(32|_amd64|_arm64) | cp3\d{1,2}\w*
+        | abi3 | py[23](\.py3)?-none-any | (s|bdist_)?dist | sdists? | wheels?
+    )$"""
+)
+# a package's build and packaging files: a configuration file a tool stops reading is a use
+# (``config_candidates``), never a name to search for
+_BUILD_FILE = re.compile(
+    r"""(?ix)^(
+        setup\.(py|cfg) | pyproject\.toml | MANIFEST\.in | tox\.ini | Makefile
+        | (poetry|Pipfile|uv|pdm)\.lock | Pipfile | CMakeLists\.txt | requirements[\w.-]*\.txt
+    )$"""
+)
+
+
+def build_file(span: str) -> bool:
+    """Whether ``span`` names a build or packaging file (``setup.cfg``, ``pyproject.toml``)."""
+    return bool(_BUILD_FILE.match(span.strip()))
+
+
 def not_an_api_name(span: str) -> bool:
-    """Issue, PR or commit references, version strings and files of the package's own tree."""
+    """Issue, PR or commit references, version strings, files of the package's own tree and
+    wheel platform tags."""
     t = span.strip().strip("()[]")
-    if _NOT_NAMES.match(t):
+    if _NOT_NAMES.match(t) or _PLATFORM.match(t):
         return True
     if re.fullmatch(r"[0-9a-f]{7,40}", t) and re.search(r"\d", t):
         return True
@@ -285,6 +309,8 @@ def config_candidates(
         cands.append(Candidate(keyed[0], "config_key", of=keyed[1]))
         return True
     files = [s for s in spans if config_file_name(s.text)]
+    if _OWN_BUILD.search(sentence):  # the package's own build moved: not a file of the client's
+        files = [s for s in files if not build_file(s.text)]
     if not files:
         return False
     cut = _REPLACEMENT.search(sentence)
@@ -296,6 +322,9 @@ def config_candidates(
     return True
 
 
+_OWN_BUILD = re.compile(
+    r"\b(build(ing)?|packag(ing|ed)|setuptools|wheels?|sdists?|metadata)\b", re.I
+)
 _NEW_FILE = re.compile(r"\b(add(ed)?|new|now\s+reads?)\b", re.I)
 _REPLACEMENT = re.compile(r"\b(use|instead|in\s+favou?r\s+of|replaced\s+(by|with)|migrate)\b", re.I)
 
@@ -389,6 +418,7 @@ __all__ = [
     "moved_candidates",
     "moved_out",
     "narrows_input",
+    "build_file",
     "not_an_api_name",
     "searchable_name",
 ]

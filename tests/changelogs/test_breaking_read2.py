@@ -115,3 +115,22 @@ def test_a_return_type_change_of_a_named_call_is_a_behaviour_to_verify():
     items = analyze_section(body, package="sigkit", import_names=("sigkit",))
     found = [(c.symbol, c.kind) for i in items for c in i.candidates]
     assert found == [("sigkit.sign", "behaviour")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dropped support for `manylinux2010` wheels; `manylinux2014` is now the minimum.",
+        "Drop `musllinux_1_1` and `cp37` wheels",
+        "Removed `setup.cfg`; the project now uses `pyproject.toml` only.",
+        "**Breaking**: migrated build configuration from `setup.py` to `pyproject.toml`.",
+    ],
+)
+def test_platform_tags_and_the_packages_own_build_files_are_not_searched(text):
+    # #29: manylinux, pyproject.toml and setup.cfg were searched as symbols
+    assert cands(text, package="fetchkit") == []
+
+
+def test_a_tool_that_stops_reading_a_config_file_still_makes_the_file_a_use():
+    text = "fetchkit no longer reads `setup.cfg`; use `fetchkit.toml`."
+    assert cands(text, package="fetchkit") == [("setup.cfg", "config_file")]

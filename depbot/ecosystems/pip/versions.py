@@ -25,10 +25,5 @@ def parse(raw: str) -> Version | None:
         pv = PepVersion(raw)
     except InvalidVersion:
         return None
-    semver_like = (
-        len(pv.release) <= 3
-        and pv.epoch == 0
-        and pv.dev is None
-        and pv.local is None
-    )
+    semver_like = len(pv.release) <= 3 and pv.epoch == 0 and pv.dev is None and pv.local is None
     return Version("pip", raw, tuple(pv.release), pv.is_prerelease, semver_like, pv)
