@@ -96,7 +96,7 @@ def test_pins_ranges_and_locks_against_both_registries(upstream, tmp_path):
         ("pip", "1!1.0", ["1!1.0", "1!2.0", "3.0"], ("1!1.0", "1!2.0", "other")),
         ("pip", "2.0", ["1!0.1", "2.0"], ("2.0", "1!0.1", "other")),
         ("pip", "1.0.0+local.7", ["1.0.0", "1.0.1"], ("1.0.0+local.7", "1.0.1", "other")),
-        ("pip", "1.0.post1", ["1.0", "1.0.post1", "1.0.post2"], ("1.0.post1", "1.0.post2", "other")),
+        ("pip", "1.0.post1", ["1.0", "1.0.post1", "1.0.post2"], ("1.0.post1", "1.0.post2", "patch")),
         ("pip", "2.0", ["2.0", "2.0.0", "1.9"], None),
         ("npm", "1.2.3", ["1.2.3", "1.2.3+build.5"], None),
     ],
