@@ -186,7 +186,7 @@ def triage_argv(
 
     ``updates_file`` is where ``updates-json`` was written, when it was given.
     """
-    argv = ["triage", "--repo", inputs.path, "--out", str(out_dir)]
+    argv = ["triage", "--checkout", inputs.path, "--out", str(out_dir)]
     argv += ["--fail-on", inputs.fail_on.lower(), "--model", inputs.model]
     source = inputs.source or "manifests"
     if updates_file is not None:

@@ -66,7 +66,26 @@ def no_room(exc: OSError, kwargs: dict[str, Any]) -> str:
 
 
 def update_source_options(func: F) -> F:
-    """``--repo``, ``--updates`` and ``--dependabot``: the three sources of the update list."""
+    """``--checkout``, ``--updates`` and ``--dependabot``: the three sources of the update list.
+
+    ``-C/--checkout PATH`` is the checkout (``--repo`` is OWNER/REPO wherever it is shown);
+    ``-r``/``--repo PATH``, its older names, still work here, hidden from the help."""
+
+    command = func
+
+    @functools.wraps(command)
+    def merged(*args: Any, repo_alias: Path | None = None, **kwargs: Any) -> Any:
+        if repo_alias is not None:
+            if kwargs.get("repo") is not None:
+                raise click.UsageError(
+                    "give the checkout once: -C/--checkout PATH (-r/--repo is its old name)"
+                )
+            kwargs["repo"] = repo_alias
+        if kwargs.get("repo") is None:
+            kwargs["repo"] = Path(".")
+        return command(*args, **kwargs)
+
+    func = merged  # type: ignore[assignment]
     func = click.option(
         "-d",
         "--dependabot",
@@ -88,11 +107,21 @@ def update_source_options(func: F) -> F:
     func = click.option(
         "-r",
         "--repo",
+        "repo_alias",
         metavar="PATH",
         type=click.Path(path_type=Path),
-        default=Path("."),
-        show_default=True,
-        help="The checkout to read manifests from.",
+        default=None,
+        hidden=True,
+    )(func)
+    func = click.option(
+        "-C",
+        "--checkout",
+        "repo",
+        metavar="PATH",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="The checkout to read (default: the current folder; -r/--repo PATH, its older "
+        "names, still work).",
     )(func)
     return func
 

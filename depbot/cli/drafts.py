@@ -146,8 +146,8 @@ def drafts_reject_command(
     "--repo",
     metavar="OWNER/REPO",
     envvar="GITHUB_REPOSITORY",
-    help="The GitHub repository to open issues in (env GITHUB_REPOSITORY; -R as in gh: "
-    "-r is the checkout PATH of triage and updates).",
+    help="The GitHub repository to open issues in (env GITHUB_REPOSITORY; -R as in gh; "
+    "the checkout of triage and updates is -C/--checkout PATH).",
 )
 @click.option("--all", "all_drafts", is_flag=True, help="Publish every draft not rejected.")
 @click.option(

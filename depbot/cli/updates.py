@@ -9,12 +9,20 @@ from pathlib import Path
 import click
 
 from depbot.cli.common import check_one_source, echo, fail_cleanly, update_source_options
+from depbot.core.atomicio import atomic_write_json
 
 
 @click.command("updates", short_help="List the pending dependency updates, grouped by update type.")
 @update_source_options
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print JSON: {updates: [...], warnings: [...]}."
+    "--json",
+    "as_json",
+    metavar="FILE",
+    is_flag=False,
+    flag_value="-",
+    default=None,
+    help="The list as JSON, {updates: [...], warnings: [...]}, to FILE (as eval's --json "
+    "FILE), or on stdout when FILE is left out or -.",
 )
 @click.option(
     "-v", "--verbose", is_flag=True, help="Show progress on stderr (on by default on a terminal)."
@@ -26,7 +34,7 @@ def updates_command(
     repo: Path,
     updates_file: Path | None,
     dependabot: str | None,
-    as_json: bool,
+    as_json: str | None,
     verbose: bool,
 ) -> None:
     """List the pending dependency updates, grouped by update type.
@@ -43,7 +51,7 @@ def updates_command(
     \b
     Examples:
       depbot updates                          manifests of the current folder
-      depbot updates -r ~/src/shop --json     another checkout, as JSON
+      depbot updates -C ~/src/shop --json     another checkout, as JSON
       depbot updates -u week.json             a list a workflow wrote
       GITHUB_TOKEN=... depbot updates -d acme/shop
                                               open Dependabot PRs of acme/shop
@@ -67,8 +75,12 @@ def updates_command(
         dependabot=dependabot,
         progress=(lambda msg: click.echo(f"depbot: {msg}", err=True)) if show else None,
     )
-    if as_json:
+    if as_json == "-":
         click.echo(json.dumps(to_json(found, warnings), indent=2))
+        return
+    if as_json:
+        atomic_write_json(as_json, to_json(found, warnings))
+        click.echo(f"depbot: wrote {len(found)} update(s) to {as_json}", err=True)
         return
     echo(render_table(found))
     if not found and any(" ignored (" in w for w in warnings):

@@ -35,11 +35,12 @@ def meaning(opt: click.Option) -> tuple[str, str]:
 
 
 def short_flags() -> dict[str, dict[tuple[str, str], set[str]]]:
-    """short flag -> meaning -> the commands that give it that meaning."""
+    """short flag -> meaning -> the commands that give it that meaning (shown flags only:
+    a hidden older name is kept for scripts and not taught)."""
     seen: dict[str, dict[tuple[str, str], set[str]]] = {}
     for name, cmd in walk():
         for p in cmd.params:
-            if not isinstance(p, click.Option):
+            if not isinstance(p, click.Option) or p.hidden:
                 continue
             for o in p.opts + p.secondary_opts:
                 if re.fullmatch(r"-[A-Za-z]", o):
@@ -50,6 +51,29 @@ def short_flags() -> dict[str, dict[tuple[str, str], set[str]]]:
 def test_each_short_flag_means_one_thing_across_commands():
     clashes = {flag: means for flag, means in short_flags().items() if len(means) > 1}
     assert clashes == {}
+
+
+def test_each_long_flag_means_one_thing_across_commands():
+    # #29: --repo was a PATH in triage and updates and OWNER/REPO in publish
+    seen: dict[str, dict[str, set[str]]] = {}
+    for name, cmd in walk():
+        for p in cmd.params:
+            if not isinstance(p, click.Option) or p.hidden:
+                continue
+            kind = "flag" if p.is_flag else (p.metavar or p.type.name)
+            for o in p.opts + p.secondary_opts:
+                if o.startswith("--"):
+                    seen.setdefault(o, {}).setdefault(kind, set()).add(name)
+    clashes = {flag: kinds for flag, kinds in seen.items() if len(kinds) > 1}
+    assert clashes == {}
+
+
+def test_the_older_checkout_flags_still_read_a_path(tmp_path):
+    for flag in ("-r", "--repo", "-C", "--checkout"):
+        result = CliRunner().invoke(cli, ["updates", flag, str(tmp_path / "nope")])
+        assert result.exit_code == 2 and "nope" in result.output, flag
+    both = ["updates", "-C", str(tmp_path), "--repo", str(tmp_path)]
+    assert CliRunner().invoke(cli, both).exit_code == 2
 
 
 def _table(heading: str) -> list[list[str]]:
