@@ -205,14 +205,16 @@ class OpenAIChatModel:
                 self._limited = limit
             raise self._rate_limited(limit) from None
         except openai.APITimeoutError:
-            raise ModelError("the model endpoint did not answer in time", transient=True) from None
+            raise ModelError(
+                f"the model endpoint {self._where()} did not answer in time", transient=True
+            ) from None
         except openai.APIConnectionError as exc:
             raise self._connection_error(exc) from None
         except openai.APIStatusError as exc:
             if exc.status_code == 413 or getattr(exc, "code", None) == "tokens_limit_reached":
                 raise self._too_large(exc) from None
             raise ModelError(
-                f"the model endpoint failed (HTTP {exc.status_code})",
+                f"the model endpoint {self._where()} failed (HTTP {exc.status_code})",
                 transient=exc.status_code >= 500,
             ) from None
         except openai.OpenAIError as exc:
@@ -274,7 +276,9 @@ class OpenAIChatModel:
         # through a proxy, a connection that fails is one to the proxy (the tunnel comes after)
         if self._proxy and _caused_by(exc, (), "ProxyError", "ConnectError"):
             return ModelError(proxy_refused(self._proxy, self._url))
-        return ModelError("could not connect to the model endpoint", transient=True)
+        return ModelError(
+            f"could not connect to the model endpoint {self._where()}", transient=True
+        )
 
 
 class KeyRefused(ModelError):

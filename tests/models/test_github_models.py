@@ -249,7 +249,7 @@ def test_no_request_waits_past_the_run_deadline():
         with pytest.raises(ModelError) as err:
             model.complete(HELLO, [])
         seconds = time.monotonic() - started
-    assert str(err.value) == "the model endpoint did not answer in time"
+    assert str(err.value) == f"the model endpoint {srv.github_models_url} did not answer in time"
     assert seconds < 0.85  # cut at the deadline (0.5 s at least), not the 120 s model timeout
 
 
@@ -288,3 +288,18 @@ def test_a_prompt_over_the_limit_is_compacted_then_cut_to_fit():
     assert fit_prompt(messages, tools, 10, {}) > 10  # cannot fit: the loop ends the conversation
     assert batch_size_for(8, None, tools) == 8 and batch_size_for(8, 6000, tools) == 4
     assert batch_size_for(8, 100, tools) == 1
+
+
+def test_an_endpoint_that_refuses_the_connection_is_named(tmp_path):
+    # #29: the README says the line names the endpoint; it said only "the model endpoint"
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    settings = Settings(cache_dir=None, openai_base_url=url, openai_api_key="sk-x",
+                        model_retries=0)  # fmt: skip
+    with pytest.raises(ModelError) as err:
+        OpenAIChatModel("some-model", settings).complete(HELLO, [])
+    assert str(err.value) == f"could not connect to the model endpoint {url}"
