@@ -40,7 +40,13 @@ MAX_QUOTE_LINES = 6
 
 
 class Rejected(Exception):
-    """The conclusion is refused; the message tells the model why and what would be accepted."""
+    """The conclusion is refused. The message tells the model why and what would be accepted;
+    ``plain``, where given, says why to a person (a report reason, the accounting), without
+    the instructions meant for the model."""
+
+    def __init__(self, message: str, *, plain: str = "") -> None:
+        super().__init__(message)
+        self.plain = plain or message
 
 
 def _text(value: Any, limit: int) -> str:
@@ -206,7 +212,10 @@ def _check_coverage(
         raise Rejected(
             f"the notes of {shown} were not found, and a clean api_diff cannot show what a "
             "major changes in behaviour (a call that now throws, an option required at run "
-            "time): conclude unknown, naming the releases whose notes are missing"
+            "time): conclude unknown, naming the releases whose notes are missing",
+            plain=f"the release notes of {shown} were not found, and comparing the released "
+            "code cannot show a change of behaviour (a call that now throws, an option now "
+            "required at run time)",
         )
     if clean_api_diff(update.package.lower(), ledger):
         if _SAYS_MISSING.search(reason):
@@ -218,11 +227,14 @@ def _check_coverage(
         why = "may break" if update.may_break else "is not covered by the semver promise"
         raise Rejected(
             f"{what} {why} and its changelog was not read in this run; "
-            "fetch it, or call api_diff, or conclude unknown and say why"
+            "fetch it, or call api_diff, or conclude unknown and say why",
+            plain=f"{what} {why}, and neither its release notes nor its released code were read",
         )
     raise Rejected(
         f"notes for {shown} were not found: conclude unknown (say which releases are missing "
-        f"and what was tried), or call api_diff to compare the released code of {what}"
+        f"and what was tried), or call api_diff to compare the released code of {what}",
+        plain=f"the release notes of {shown} were not found, and the released code was not "
+        "compared",
     )
 
 
@@ -255,7 +267,10 @@ def _check_shaped(update: Update, ledger: Ledger) -> None:
             f"{len(shaped)} place(s) may use what the notes of {update.package} say breaks "
             f"(calls of the broken shape on objects of unknown type, or option keys passed to "
             f"its calls: {_places(shaped)}): conclude unknown naming them, or affected citing "
-            "them if the code shows they are the package's"
+            "them if the code shows they are the package's",
+            plain=f"{len(shaped)} place(s) may use what the notes of {update.package} say "
+            f"breaks, but depbot cannot tell that the object there is the package's "
+            f"({_places(shaped)}): check them",
         )
 
 
@@ -344,7 +359,9 @@ def _check_not_affected(
         raise Rejected(
             f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
             "search the code for it (search_symbol or search_code) before concluding "
-            "not_affected, or conclude unknown"
+            "not_affected, or conclude unknown",
+            plain=f"the notes of {update.package} say what breaks ({', '.join(named[:5])}), "
+            "and the code was not searched for it",
         )
     _check_unsearched(update, changelog, ledger)
     _check_shaped(update, ledger)
@@ -363,7 +380,9 @@ def _check_unsearched(update: Update, changelog: dict[str, Any] | None, ledger: 
     more = f" and {len(files) - 5} more" if len(files) > 5 else ""
     raise Rejected(
         f"{len(files)} source file(s) that may use {update.package} are too big to search "
-        f"({', '.join(files[:5])}{more}): conclude unknown naming them"
+        f"({', '.join(files[:5])}{more}): conclude unknown naming them",
+        plain=f"{len(files)} source file(s) that may use {update.package} are too big to "
+        f"search ({', '.join(files[:5])}{more}): check them",
     )
 
 
@@ -379,7 +398,9 @@ def _check_silent_and_blind(
         return  # the notes say what breaks: their items are the accounting
     raise Rejected(
         f"the notes of {update.package} name no breaking change and api_diff could not see "
-        f"what this code uses ({fates.summary()}): conclude unknown naming those names"
+        f"what this code uses ({fates.summary()}): conclude unknown naming those names",
+        plain=f"the notes of {update.package} name no breaking change, and comparing the "
+        f"released code could not see everything this code uses ({fates.summary()})",
     )
 
 
@@ -392,7 +413,9 @@ def _check_items(update: Update, ledger: Ledger) -> None:
         more = f" and {len(left) - 5} more" if len(left) > 5 else ""
         raise Rejected(
             f"{len(left)} breaking item(s) of the notes of {update.package} were never searched "
-            f"for ({shown}{more}); search them, or conclude unknown naming what was left"
+            f"for ({shown}{more}); search them, or conclude unknown naming what was left",
+            plain=f"{len(left)} breaking item(s) of the notes of {update.package} were not "
+            f"searched for ({shown}{more})",
         )
 
 
@@ -411,7 +434,9 @@ def _check_strong_hits(update: Update, changelog: dict[str, Any] | None, ledger:
         raise Rejected(
             f"{len(strong)} strong use(s) of what the notes of {update.package} say breaks "
             f"stand ({_places(strong)}): conclude affected citing them, or unknown saying why "
-            "they are not uses"
+            "they are not uses",
+            plain=f"{len(strong)} use(s) of what the notes of {update.package} say breaks were "
+            f"found ({_places(strong)}) and not shown to be safe",
         )
 
 

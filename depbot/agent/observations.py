@@ -68,9 +68,12 @@ def sent(obj: Any) -> str:
     return dump(redact_value(obj))
 
 
-def failure(message: str, guard: str, detail: str = "") -> Outcome:
+def failure(message: str, guard: str, detail: str = "", for_people: str = "") -> Outcome:
+    """A refused or failed call; ``for_people`` says why to a person, where the message is an
+    instruction to the model (a rejected conclusion)."""
     detail = redact(detail or message, patterns=False)
-    return Outcome(sent({"error": message}), False, guard=guard, error_detail=detail)
+    body = {"error": message} | ({"for_people": for_people} if for_people else {})
+    return Outcome(sent(body), False, guard=guard, error_detail=detail)
 
 
 def repeat(first_id: str) -> Outcome:

@@ -236,7 +236,8 @@ class Toolbox:
             return tools[name](args)
         except Rejected as exc:
             self.ledger.reject()
-            self._refuse(f"conclusion rejected: {exc}", "rejected")
+            why = failure(f"conclusion rejected: {exc}", "rejected", for_people=exc.plain)
+            raise _Answered(why) from None
         except (ToolError, UpstreamError) as exc:
             with self._lock:
                 self._errors[key] = self._errors.get(key, 0) + 1
@@ -490,7 +491,7 @@ class Toolbox:
             try:
                 verdict = check_conclusion(args, update=update, ledger=self.ledger)
             except Rejected as exc:  # kept for the report: what was refused, and why
-                self.ledger.refuse(update.package, f"{args.get('verdict')}: {exc}")
+                self.ledger.refuse(update.package, f"{args.get('verdict')}: {exc.plain}")
                 raise
             self.ledger.add_verdict(update.key, verdict)
         if self.on_verdict is not None:

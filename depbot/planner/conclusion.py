@@ -72,7 +72,7 @@ def notes_conclusion(st: State) -> Conclusion:
     """What the notes and the searches of one update conclude."""
     if st.rejections:
         return Conclusion(st.update.package, "unknown",
-                          f"depbot could not back a verdict: {st.rejections[-1][:300]}")  # fmt: skip
+                          f"not settled: {st.rejections[-1][:300]}")  # fmt: skip
     cl = st.changelog
     if cl is None:
         return _unread(st.update, st.fetch_errors[-1] if st.fetch_errors else "no result")

@@ -116,6 +116,6 @@ def _concluded(st: State, res: JSON | None) -> None:
     if res and res.get("accepted"):
         st.concluded = True
     elif res and "error" in res:
-        st.rejections.append(str(res["error"]))
+        st.rejections.append(str(res.get("for_people") or res["error"]))
     elif res is None:
         st.concluded = True  # pending: do not conclude twice

@@ -61,6 +61,7 @@ def test_not_affected_after_a_strong_hit_is_refused_and_the_refusal_is_reported(
     entry = json.loads((tmp_path / "out" / "report.json").read_text())["updates"][0]
     assert entry["basis"] == "notes"
     (refused,) = entry["accounting"]["refused"]
-    assert refused.startswith("not_affected: 1 strong use(s)")
+    assert refused.startswith("not_affected: 1 use(s) of what the notes of oldlib say breaks")
+    assert "conclude" not in refused  # #29: what a person reads holds no model instruction
     (item,) = entry["accounting"]["items"]
     assert (item["disposition"], item["hits"]) == ("searched", 1)

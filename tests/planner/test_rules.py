@@ -122,9 +122,10 @@ def test_a_rejected_conclusion_falls_back_to_unknown():
     c.step()
     c.answer(changelog("otherlib"))
     c.step()
-    c.answer({"error": "conclusion rejected: something"})
+    c.answer({"error": "conclusion rejected: something", "for_people": "a use stands"})
     ((_, args),) = c.step()
-    assert args["verdict"] == "unknown" and "could not back a verdict" in args["reason"]
+    # #29: the reason a person reads is the refusal's words for people, not the instruction
+    assert (args["verdict"], args["reason"]) == ("unknown", "not settled: a use stands")
 
 
 def test_removed_deprecations_from_before_the_range_are_searched_and_cited_twice():
