@@ -158,8 +158,8 @@ def triage_command(
     Exit status:
       0  verdicts reached from facts (and nothing --fail-on asks to fail on)
       1  the run itself failed
-      2  bad input (a flag, a file, a setting; DIR in use by another run; --resume
-         of a journal of other inputs)
+      2  bad input (a flag, a file, a setting; a checkout with no manifest; DIR in
+         use by another run; --resume of a journal of other inputs)
       3  degraded (--fail-on degraded, the default; unknown; affected)
       4  some update is unknown (--fail-on unknown or affected)
       5  some update is affected (--fail-on affected)

@@ -140,14 +140,19 @@ def _place_in_manifests(
 # --- manifests checked against the registries --------------------------------------------
 
 
-def _read_manifests(repo: Path, settings: Settings) -> tuple[list[Declared], list[str]]:
-    """Every declared dependency of the checkout, once per (package, manifest)."""
+def _read_manifests(
+    repo: Path, settings: Settings, *, need_one: bool = False
+) -> tuple[list[Declared], list[str]]:
+    """Every declared dependency of the checkout, once per (package, manifest); with
+    ``need_one``, a checkout that holds no manifest at all is an ``InputError``."""
     chosen: dict[tuple[str, str, str], Declared] = {}
     warnings: list[str] = []
     broken: list[InputError] = []
     read = 0
     memo: dict[Path, Any] = {}  # what the manifests of one workspace share, learned once
+    seen = 0
     for path in find_manifests(repo, settings):
+        seen += 1
         too_big = _too_big(path, repo, settings.max_manifest_bytes)
         if too_big:
             warnings.append(too_big)
@@ -167,13 +172,19 @@ def _read_manifests(repo: Path, settings: Settings) -> tuple[list[Declared], lis
                 chosen[key] = d
     if broken and not read:
         raise broken[0]  # nothing else to go on with: the one broken manifest is bad input
+    if need_one and not seen:  # an empty folder, or the wrong one: not "— ok"
+        raise InputError(
+            f"no manifest or lock file under '{repo}' (requirements*.txt, pyproject.toml, "
+            "setup.cfg/setup.py, Pipfile, package.json and their locks): give the checkout "
+            "with -C PATH, or the updates with -u FILE or -d OWNER/REPO"
+        )
     return list(chosen.values()), warnings
 
 
 def _from_manifests(
     settings: Settings, http: Http, repo: Path, say: Progress, policy: Policy | None = None
 ) -> tuple[list[Update], list[str]]:
-    declared, warnings = _read_manifests(repo, settings)
+    declared, warnings = _read_manifests(repo, settings, need_one=True)
     if not declared:
         warnings.append(
             f"no dependencies found in the manifests and lock files under '{repo}' (requirements*.txt, "

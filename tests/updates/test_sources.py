@@ -205,8 +205,18 @@ def test_progress_and_one_http_for_the_run(upstream, tmp_path):
     assert all(m.endswith(": ok") for m in messages[1:])
 
 
-def test_nothing_to_read(upstream, tmp_path):
+def test_an_empty_folder_is_an_input_error_not_an_empty_week(upstream, tmp_path):
+    # #29: an empty folder, or one with no manifests, ended "0 updates … — ok", exit 0
     _, srv = upstream
+    (tmp_path / "README.md").write_text("no manifests here\n")
+    with pytest.raises(InputError, match=r"no manifest or lock file under .*-C PATH"):
+        run(srv, tmp_path)
+    assert srv.log == []
+
+
+def test_manifests_that_declare_nothing_are_an_empty_week(upstream, tmp_path):
+    _, srv = upstream
+    (tmp_path / "requirements.txt").write_text("# nothing yet\n")
     updates, warnings = run(srv, tmp_path)
     assert updates == [] and "no dependencies found" in warnings[0]
     assert srv.log == []
