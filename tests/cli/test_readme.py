@@ -108,3 +108,12 @@ def test_the_readme_gives_every_exit_status():
     section = TEXT.split("### Exit status\n", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| (\d) \|", section, re.M)
     assert rows == ["0", "1", "2", "3", "4", "5"]
+
+
+def test_the_readme_lists_every_manifest_updates_help_lists():
+    # #29: the README's manifest list was older than `depbot updates --help`
+    helptext = (cli.commands["updates"].help or "").split("Examples:")[0]
+    named = re.findall(r"[\w*.-]+\.(?:txt|toml|lock|cfg|py|json|yaml)|\bPipfile\b", helptext)
+    bullet = TEXT.split("- **Manifests**", 1)[1].split("\n- **", 1)[0]
+    missing = sorted({n for n in named if n not in bullet})
+    assert named and missing == []
