@@ -377,6 +377,8 @@ def api_observation(
         out["notes"] = fence(text, got.artifact or "artifacts", 4000)
     if got.diff is None:
         out["fallback"] = "the released code could not be compared; rely on the release notes"
+        if got.problems:  # why, for the reason a person reads ("… refused to contact …")
+            out["not_compared"] = fence(got.problems[0], "artifacts", 400)
     elif used is not None and not used.complete:
         out["note"] = (
             f"the diff cannot see all of this package: {used.summary()}; it backs no "

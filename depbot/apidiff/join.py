@@ -63,6 +63,8 @@ class ReleaseDiff:
     diff: ApiDiff | None
     artifact: str = ""  # the new release's label ("urllib3-2.0.7 wheel")
     problems: list[str] = field(default_factory=list)  # one line each
+    # when an upstream failed (no diff for want of it): its kind and the problem's line
+    failed: tuple[str, str] | None = None
 
 
 @dataclass

@@ -44,6 +44,7 @@ class ReleaseFiles:
 @dataclass(frozen=True)
 class Problem:
     reason: str  # one line, no stack trace
+    kind: str = ""  # the UpstreamError kind when an upstream failed ("refused", "timeout", …)
 
 
 def cache_root(settings: Settings) -> Path:
@@ -76,7 +77,7 @@ def fetch_release(
     try:
         document = registries.document(ecosystem, package)
     except UpstreamError as exc:
-        return Problem(f"{where}: no registry metadata ({exc})")
+        return Problem(f"{where}: no registry metadata ({exc})", exc.kind)
     except ValueError as exc:  # an unknown ecosystem
         return Problem(f"{where}: {exc}")
     choice = choose(ecosystem, document, version)
@@ -101,7 +102,7 @@ def _fetch(
         kind = (ecosystem, choice.kind)
         folder, count = unpack_cached(archive, fmt, root, choice.digest.hex, kind, budget)
     except UpstreamError as exc:
-        return Problem(f"{label}: download failed ({exc})")
+        return Problem(f"{label}: download failed ({exc})", exc.kind)
     except (DownloadError, UnpackError) as exc:
         return Problem(f"{label}: {exc}")
     except OSError as exc:  # the cache folder: disk full, permissions

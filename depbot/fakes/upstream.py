@@ -197,6 +197,9 @@ class FakeUpstream:
             raise FileNotFoundError(f"no upstream folder at {self.upstream_dir}")
         self.retry_after = retry_after
         self.contents_limit = fake_github.CONTENTS_LIMIT  # tests may lower it
+        # where the registry says the files are (default: this server's url); a test sets
+        # another name of this server (http://localhost:PORT) to make it a guarded file host
+        self.artifact_base: str | None = None
         self.timeout_delay = timeout_delay
         self.faults = []
         for f in faults:
@@ -428,9 +431,10 @@ class FakeUpstream:
         return art
 
     def _artifact_url(self, pkg: _Package, art: fake_artifacts.Artifact, version: str) -> str:
+        base = self.artifact_base or self.url  # another name for this server: a file host
         if pkg.ecosystem == "npm":
-            return f"{self.url}/npm/{pkg.name}/-/{art.filename}"
-        return f"{self.url}/packages/{normalize(pkg.name)}/{version}/{art.filename}"
+            return f"{base}/npm/{pkg.name}/-/{art.filename}"
+        return f"{base}/packages/{normalize(pkg.name)}/{version}/{art.filename}"
 
     def _pypi_files(self, pkg: _Package, v: str) -> list[dict[str, Any]]:
         yanked = v in pkg.meta.get("yanked", [])

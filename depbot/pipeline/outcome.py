@@ -12,6 +12,7 @@ nothing failed for (the release notes do not exist, the facts did not settle it)
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -35,6 +36,8 @@ _SELECTS = {
     "unknown": frozenset({EXIT_DEGRADED, EXIT_UNKNOWN}),
     "affected": frozenset({EXIT_DEGRADED, EXIT_UNKNOWN, EXIT_AFFECTED}),
 }
+
+CAUSES = "; and "  # between the causes of one update (pipeline/watch.py joins them with it)
 
 # how a conversation that ended early reads in a reason
 _STATUS_WORDS = {
@@ -126,10 +129,10 @@ def judge(
         n = len(failed)
         because.append(
             f"{n} update{'s' if n != 1 else ''} unknown after failures"
-            + (f" ({', '.join(kinds)})" if kinds else "")
+            + (f" ({'; '.join(kinds)})" if kinds else "")
         )
         if not short:  # an unreachable upstream or the model explains them already
-            short += kinds
+            short += [_head(k) for k in kinds]
     return RunOutcome(
         total=len(verdicts),
         affected=count["affected"],
@@ -145,11 +148,22 @@ def judge(
 def _failure_kinds(
     failed: Sequence[Verdict], conversations: Sequence[Ended], failures: Mapping[str, str]
 ) -> list[str]:
-    """What failed for these unknowns, in a few words each: fetch failures, early endings."""
-    kinds = [failures[v.update.key] for v in failed if v.update.key in failures]
+    """What failed for these unknowns, each cause with the number of updates it left
+    unknown when there are several ("13 artifact downloads refused: …"), then early endings."""
+    counts: Counter[str] = Counter()
+    for v in failed:
+        causes = failures.get(v.update.key, "")
+        counts.update(c for c in dict.fromkeys(causes.split(CAUSES)) if c)
+    several = len(failed) > 1 and (len(counts) > 1 or any(n < len(failed) for n in counts.values()))
+    kinds = [f"{n} {cause}" if several else cause for cause, n in counts.items()]
     if any(v.decided_by == "program" for v in failed):
         kinds += [_STATUS_WORDS[c.status] for c in conversations if c.status in _STATUS_WORDS]
     return list(dict.fromkeys(kinds))
+
+
+def _head(kind: str) -> str:
+    """A cause in a few words, for the closing line: what comes before its explanation."""
+    return kind.split(": ", 1)[0]
 
 
 def exit_status(outcome: RunOutcome, fail_on: str = DEFAULT_FAIL_ON) -> int:

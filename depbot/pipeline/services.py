@@ -98,7 +98,8 @@ class LiveServices:
         new = self._release(update, update.to_version)
         problems = [r.reason for r in (old, new) if isinstance(r, Problem)]
         if not isinstance(old, ReleaseFiles) or not isinstance(new, ReleaseFiles):
-            return ReleaseDiff(None, "", problems)
+            upstream = [(r.kind, r.reason) for r in (old, new) if isinstance(r, Problem) and r.kind]
+            return ReleaseDiff(None, "", problems, upstream[0] if upstream else None)
         for files in (old, new):
             python = ecosystems.get(update.ecosystem).language == "python"
             count = _python_files(files.root) if python else 0

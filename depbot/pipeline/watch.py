@@ -11,6 +11,7 @@ so a live display can show them without reading the text. It does no I/O of its 
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from depbot.changelogs.result import ChangelogResult
 from depbot.core.breaker import failure_reason
 from depbot.core.errors import DepbotError, UpstreamError
-from depbot.pipeline.outcome import unknown_cause
+from depbot.pipeline.outcome import CAUSES, unknown_cause
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
@@ -60,6 +61,26 @@ class StageEvent(str):
         return event
 
 
+def artifact_failure(kind: str, line: str) -> str:
+    """Why released code could not be had, as the closing lines count it: the words for the
+    kind; for an address refused, the host's line and what to set if the host is yours."""
+    if kind == "refused":
+        m = re.search(
+            r"refused to contact ([^\s:]+): (.*?)(?: \(checked on the connection itself\))?\)*$",
+            line,
+        )
+        host, why = (m.group(1), m.group(2)) if m else ("", line)
+        if "private, loopback or reserved" in why:
+            return (
+                f"artifact downloads refused: {host} resolves to a private, loopback or "
+                "reserved address; set DEPBOT_ALLOW_PRIVATE_HOSTS=1 if that host is yours"
+            )
+        if host:
+            return f"artifact downloads refused: {host}: {why} (DEPBOT_ARTIFACT_HOSTS)"
+        return f"artifact downloads refused: {why}"
+    return f"artifact downloads failed ({_KIND_WORDS.get(kind, kind)})"
+
+
 def fetch_failure(result: ChangelogResult) -> str:
     """What failed while fetching ``result`` ("" when nothing did, or the notes are absent)."""
     if any(_NOT_FOUND not in e for e in result.errors):
@@ -76,6 +97,8 @@ class ToolWatch:
         # (ecosystem, package) -> the tool that crashed on it: the facts were not had, and an
         # unknown it leaves is a failure (the run is degraded), not "not settled by the facts"
         self.crashed: dict[tuple[str, str], str] = {}
+        # update key -> why its released code could not be had (an upstream failed)
+        self.diff_failures: dict[str, tuple[str, str]] = {}  # key -> (kind, the cause)
         self._fetched: set[str] = set()
         self._searched: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
@@ -109,18 +132,30 @@ class ToolWatch:
         total = max(self.total, n)
         self.say(StageEvent(f"{stage} {n}/{total}: {what}", stage=stage, done=n, total=total))
 
+    def diff_failed(self, update: Update, kind: str, line: str) -> None:
+        """The released code of ``update`` could not be had because an upstream failed."""
+        with self._lock:
+            self.diff_failures.setdefault(update.key, (kind, artifact_failure(kind, line)))
+
     def crash(self, ecosystem: str, package: str, what: str) -> None:
         with self._lock:
             self.crashed.setdefault((ecosystem, normalize(package)), what)
 
     def failures_of(self, verdicts: list[Verdict]) -> dict[str, str]:
-        """What failed for each update: its fetch, or a tool that crashed on its package."""
+        """What failed for each update: its fetch, its released code's download, a tool that
+        crashed on its package; several causes joined by ``CAUSES``."""
         with self._lock:
             failures, crashed = dict(self.failures), dict(self.crashed)
+            diffs = dict(self.diff_failures)
         for v in verdicts:
-            what = crashed.get((v.update.ecosystem, normalize(v.update.package)))
-            if what and v.update.key not in failures:
-                failures[v.update.key] = what
+            fetch = failures.get(v.update.key, "")
+            kind, diff = diffs.get(v.update.key, ("", ""))
+            if _KIND_WORDS.get(kind) == fetch:  # the same upstream failing both reads: once
+                diff = ""
+            causes = [fetch, diff]
+            causes.append(crashed.get((v.update.ecosystem, normalize(v.update.package)), ""))
+            if any(causes):
+                failures[v.update.key] = CAUSES.join(dict.fromkeys(c for c in causes if c))
         return failures
 
     def cause(self, verdict: Verdict) -> str:
@@ -176,7 +211,11 @@ class Watched:
 
     def api_diff(self, update: Update) -> Any:
         call = lambda: self._inner.api_diff(update)  # noqa: E731
-        return self._guarded("api_diff", update.ecosystem, update.package, call)
+        result = self._guarded("api_diff", update.ecosystem, update.package, call)
+        failed = getattr(result, "failed", None)
+        if getattr(result, "diff", None) is None and failed and failed[0] != "not_found":
+            self._watch.diff_failed(update, *failed)
+        return result
 
 
 __all__ = ["CONCLUDED", "FETCHED", "FOUND", "SEARCHED", "StageEvent", "ToolWatch", "Watched"]

@@ -259,6 +259,7 @@ class ApiResult:
     findings: tuple[Finding, ...] = ()
     names_total: int = 0  # the names this code takes from the package
     names_resolved: int = 0  # of those, the ones found in the old release's API
+    why_not: str = ""  # why the released code could not be compared (fenced)
 
     @classmethod
     def read(cls, d: JSON) -> ApiResult:
@@ -270,6 +271,7 @@ class ApiResult:
             tuple(Finding.read(f) for f in d.get("findings") or []),
             int(used.get("total", 0)),
             int(used.get("resolved", 0)),
+            str(d.get("not_compared") or ""),
         )
 
 

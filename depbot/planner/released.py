@@ -140,6 +140,13 @@ def _tried(st: State) -> str:
     return "; ".join(tried[:4])[:300] or "the registry, the repository's changelog and releases"
 
 
+def _why_not(st: State) -> str:
+    """Why the released code could not be compared, in a line ("" when it was, or unasked)."""
+    if st.api is None or st.api.compared or not st.api.why_not:
+        return ""
+    return unfence(st.api.why_not)[:200]
+
+
 def covered(st: State, base: Conclusion) -> Conclusion:
     """``not_affected`` only with the notes of every release that may break, or a clean API
     diff (then the reason says the notes were missing); ``unknown`` otherwise."""
@@ -164,11 +171,14 @@ def covered(st: State, base: Conclusion) -> Conclusion:
         return Conclusion(u.package, "not_affected",
                           f"{head} and its {st.api.changes_in_diff} API change(s) touch no use "
                           "in this code"[:600])  # fmt: skip
+    why = _why_not(st)
     if base.verdict == "unknown":  # already unknown: its reason says why; name the releases
-        if all(m in base.reason for m in missing[:5]):
-            return base
-        return replace(base, reason=f"{base.reason[:500]}; no notes for {names}"[:600])
+        extra = "" if all(m in base.reason for m in missing[:5]) else f"; no notes for {names}"
+        if why and why not in base.reason:
+            extra += f"; the released code could not be compared ({why})"
+        return replace(base, reason=f"{base.reason[:400]}{extra}"[:600]) if extra else base
     code = "was not compared" if not st.api_asked else "could not be compared"
+    code += f" ({why})" if why else ""
     return Conclusion(u.package, "unknown",
                       f"the notes of {names} were not found (tried: {_tried(st)}) and the released "
                       f"code {code}; what {u.frm} → {u.to} breaks is not known"[:600])  # fmt: skip

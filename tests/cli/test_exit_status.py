@@ -293,9 +293,10 @@ def test_judge_tells_failures_from_missing_facts():
     ended = [type("C", (), {"status": "time_budget", "detail": ""})()]
     o = judge(verdicts, ended, failures=failures)
     assert (o.unknown, o.unknown_failed, o.degraded) == (3, 2, True)
-    assert o.because == ("2 updates unknown after failures (rate limited, time budget spent)",)
+    # #29: each cause with the number of updates it left unknown (1 of the 2 here)
+    assert o.because == ("2 updates unknown after failures (1 rate limited; time budget spent)",)
     assert closing_line(o) == (
-        "4 updates: 1 affected, 0 not affected, 3 unknown (2 after failures: rate limited, "
+        "4 updates: 1 affected, 0 not affected, 3 unknown (2 after failures: 1 rate limited, "
         "time budget spent; 1 not settled by the facts) — degraded"
     )
     calm = judge([_v("d", "unknown"), _v("e", "not_affected")])
