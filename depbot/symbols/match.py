@@ -523,10 +523,23 @@ class Matcher:
                     "weak",
                     f"{shown}: receiver of unknown type in a file that imports {self.package}",
                 )
-            elif self.kind in SHAPE_KINDS and q[:1].isupper() and chain[:1] not in ((), ("?",)):
+            elif (
+                self.kind in SHAPE_KINDS
+                and q[:1].isupper()
+                and chain[:1] not in ((), ("?",))
+                and (
+                    path in self.importing
+                    or b.kind == "local-import"
+                    or self.o.reaches_package(path, self.roots)
+                )
+            ):
                 # `Query.paginate` lost its positional parameters: a `.paginate(a, b, c)` on an
                 # object the code does not type has the broken shape; weak, never a use alone,
-                # but not a fact that the code is safe either
+                # but not a fact that the code is safe either. Only where a path may lead from
+                # the package to the receiver: the file imports the package or a name the
+                # package made, or the receiver comes from the project's own modules (an
+                # ORM's `self.following.add(user)` in a file that takes nothing of the
+                # package is no `Headers.add`)
                 evidence, who = (
                     "weak",
                     f"{shown}: receiver of unknown type, {SHAPE_WHY} {q}.{self.leaf} no longer allows",

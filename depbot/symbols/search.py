@@ -125,6 +125,22 @@ class SymbolSearch:
             return Binding("param")
         return Binding("unknown")
 
+    def reaches_package(self, path: str, roots: tuple[str, ...]) -> bool:
+        """Whether a Python file takes a name that leads to the package: it imports the
+        package, or a name of the project's own modules the package made (``from app
+        import db`` where ``app`` made ``db`` from it), so an untyped receiver there may be
+        the package's object."""
+        if not path.endswith((".py", ".pyi")):
+            return False
+        try:
+            facts = self.py_facts(path)
+        except ToolError:
+            return False
+        return any(
+            self._py_binding(facts, name, roots, 0, path).kind in ("package", "local-package")
+            for name in facts.imports
+        )
+
     def local_module_file(self, target: str, path: str) -> tuple[str, str] | None:
         """(file, name in it) of ``from mod import name`` when ``mod`` is a module of the
         checkout: beside the importing file (a script's folder is on ``sys.path``), relative

@@ -68,6 +68,11 @@ FILES = {
         "quillkit(dir, () => done());\n"
         "async function make() {\n  await quillkit(dir);\n}\n"
     ),
+    "app/follow.py": (  # #29: imports nothing of the package; an ORM relationship's method
+        "class User:\n"
+        "    def follow(self, other):\n"
+        "        return self.following.fetch_page(other, 20, False)\n"
+    ),
     "app/pages.py": (
         "from app.models import Post\n\n"
         "def index(page):\n"
@@ -181,6 +186,16 @@ def test_a_call_with_the_broken_shape_on_an_untyped_receiver_is_weak_evidence(sy
     assert ("app/pages.py", 4) not in places(res)
     (weak,) = [h for h in res.hits if h.evidence == "weak"]
     assert "called the way Query.fetch_page no longer allows" in weak.why
+
+
+def test_the_broken_shape_where_no_path_leads_from_the_package_is_no_evidence(symbols):
+    """#29: `self.following.fetch_page(other, 20, False)` in a file that imports nothing of the
+    package, on a receiver that comes from nowhere in the project: before, weak evidence (an
+    ORM's `.add` counted against a web framework's `Headers.add` and left updates unknown)."""
+    res = symbols.search(
+        SymbolQuery("pip", "quillkit", "Query.fetch_page", kind="positional", max_positional=1)
+    )
+    assert ("app/follow.py", 3) not in places(res) | places(res, "weak")
 
 
 def test_a_class_based_on_a_package_object_makes_package_objects_two_modules_away(symbols):
