@@ -15,6 +15,7 @@ from pathlib import Path
 
 from depbot.artifacts.select import Choice, Digest
 from depbot.core.cache import UNCACHED
+from depbot.core.cachedir import touch
 from depbot.core.net import Http
 from depbot.core.settings import Settings
 
@@ -43,6 +44,7 @@ def obtain(http: Http, settings: Settings, choice: Choice, root: Path) -> Path:
     path = artifact_path(root, choice.digest)
     if path.is_file():
         if digest_of_file(path, choice.digest.algo) == choice.digest.hex:
+            touch(path)  # its last use, for the cache's eviction (core/cachedir.py)
             return path
         path.unlink(missing_ok=True)  # damaged in the cache: fetch it again
     cap = settings.max_artifact_bytes

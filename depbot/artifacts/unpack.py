@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO
 
 from depbot.artifacts.keep import Unsafe, target
+from depbot.core.cachedir import touch
 
 CHUNK = 16 * 1024
 # One read of a tar stream: a header block's data, a member chunk (CHUNK). An extended header
@@ -120,6 +121,7 @@ def unpack_cached(
     (ecosystem, ``wheel``/``sdist``/``tarball``)), made once, and how many files it holds."""
     final = unpacked_dir(root, hex_digest)
     if final.is_dir():
+        touch(final)  # its last use, for the cache's eviction (core/cachedir.py)
         return final, _count_files(final)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{hex_digest[:16]}-", dir=final.parent))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import click
 
 from depbot import __version__
+from depbot.cli.cache import cache_group
 from depbot.cli.drafts import drafts_command, publish_command
 from depbot.cli.evaluate import eval_command
 from depbot.cli.trace import trace_group
@@ -38,6 +39,7 @@ def cli() -> None:
       depbot triage                    the weekly job: report.json, drafts, trace
       depbot drafts                    review the drafts
       depbot publish --repo o/r        open issues for approved drafts
+      depbot cache                     where the cache is and its size (clear, trim)
 
     Every command reads and writes the same output folder: -o/--out DIR, by
     default depbot-out in the current folder (env DEPBOT_OUT). Inside a git
@@ -56,6 +58,7 @@ for _command in (
     eval_command,
     demo_command,
     trace_group,
+    cache_group,
 ):
     cli.add_command(_command)
 

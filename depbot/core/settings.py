@@ -72,6 +72,9 @@ class Settings:
 
     # HTTP behaviour
     cache_dir: Path | None = None  # None: no on-disk cache
+    # the cache folder's cap (DEPBOT_CACHE_MAX_MB; 0: none): at the end of each run the least
+    # recently used archives and unpacked releases go first (core/cachedir.py)
+    cache_max_mb: int = 1000
     # registry metadata is used from the cache with no request for this long (seconds), then
     # revalidated: a rerun the same day asks nothing, a weekly run asks once per package
     registry_ttl: float = 6 * 3600.0

@@ -159,6 +159,7 @@ TABLE: tuple[tuple[str, str, Reader], ...] = (
     ("model", "github_models_url", _url_or("DEPBOT_GITHUB_MODELS_URL", DEFAULT_GITHUB_MODELS_URL)),
     ("model", "max_input_tokens", _input_tokens),
     ("network", "cache_dir", _cache_dir),
+    ("network", "cache_max_mb", _number("DEPBOT_CACHE_MAX_MB", "cache_max_mb", _int)),
     ("network", "http_timeout", _number("DEPBOT_HTTP_TIMEOUT", "http_timeout", _float)),
     ("network", "registry_ttl", _number("DEPBOT_REGISTRY_TTL", "registry_ttl", _float)),
     ("network", "release_settle_days", _number("DEPBOT_RELEASE_SETTLE_DAYS", "release_settle_days", _float)),

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from depbot.agent.loop import Budget, ConversationResult
+from depbot.core.cachedir import evict, megabytes
 from depbot.core.errors import InputError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
@@ -80,6 +81,17 @@ def triage(
     with FolderLock(out_dir, command="triage", notice=say):
         return _run(settings, repo, updates, model, out_dir, services, http, say, label,
                     started, begin_run(out_dir, fp, resume=resume, say=say))  # fmt: skip
+
+
+def _keep_cache_small(settings: Settings, trace: Any, say: Progress) -> None:
+    """The cache folder back under ``cache_max_mb``, least recently used first."""
+    if settings.cache_dir is None:
+        return
+    removed, freed = evict(settings.cache_dir, settings.cache_max_mb * 1_000_000)
+    if removed:
+        trace.write("cache_evicted", entries=removed, bytes=freed)
+        say(f"cache: removed {removed} least recently used entries ({megabytes(freed)}) "
+            f"to stay under {settings.cache_max_mb} MB (DEPBOT_CACHE_MAX_MB)")  # fmt: skip
 
 
 def _run(
@@ -149,6 +161,7 @@ def _run(
             stats={k: stats[k] for k in TRACED_STATS},
             degraded=outcome.because,
         )
+        _keep_cache_small(settings, trace, say)
     return TriageResult(
         verdicts=verdicts,
         stats=stats,
