@@ -90,6 +90,25 @@ def _short(text: str, limit: int = 600) -> str:
     )
 
 
+def read_records(path: Path) -> tuple[list[dict], list[str]]:
+    """The records of a trace file, read as found, and a note for each line that is not one."""
+    records: list[dict] = []
+    notes: list[str] = []
+    for n, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").split("\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError):
+            notes.append(f"(line {n} is not JSON: torn write?)")
+            continue
+        if not isinstance(rec, dict):
+            notes.append(f"(line {n} is not a trace record)")
+            continue
+        records.append(rec)
+    return records, notes
+
+
 def show(path: Path, *, width: int = 600) -> str:
     """A readable transcript of a trace file."""
     out: list[str] = []

@@ -151,7 +151,7 @@ def test_the_default_folder_in_a_git_checkout_is_ignored_and_every_command_reads
                             cwd=tmp_path, capture_output=True, text=True, check=True)  # fmt: skip
     assert DEFAULT_OUT not in status.stdout and "week.json" in status.stdout
     shown = runner.invoke(cli, ["trace", "show"], env=env)
-    assert shown.exit_code == 0 and "=== run depbot-out" in shown.output
+    assert shown.exit_code == 0 and shown.output.startswith("run depbot-out")
     assert runner.invoke(cli, ["drafts"], env=env).exit_code == 0
 
 

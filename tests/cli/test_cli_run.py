@@ -102,9 +102,18 @@ def test_triage_with_an_update_file(tmp_path):
     text = summary.read_text()  # the job summary in Actions: depbot triage appends its table
     assert text.startswith("## depbot triage\n")
     assert "2 updates: 1 affected, 1 not affected, 0 unknown" in text
-    shown = run(["trace", "show", str(tmp_path / "out")])
-    assert shown.exit_code == 0
-    assert "[call call_1] fetch_changelog" in shown.output and "ended: finished" in shown.output
+    rounds = run(["trace", "show", str(tmp_path / "out"), "--rounds"])
+    assert rounds.exit_code == 0
+    assert "[call call_1] fetch_changelog" in rounds.output and "ended: finished" in rounds.output
+    # #29: by default a story per update, one line per step, no raw JSON
+    story = run(["trace", "show", str(tmp_path / "out")]).output
+    assert "\n== oldlib\n  - read the notes: " in story
+    assert "  => affected: " in story and "  => not_affected: " in story
+    assert not any(line.lstrip().startswith("{") for line in story.splitlines())
+    one = run(["trace", "show", str(tmp_path / "out"), "-U", "oldlib"]).output
+    assert "== oldlib" in one and "== otherlib" not in one
+    raw = run(["trace", "show", str(tmp_path / "out"), "--json"]).output
+    assert all(line.startswith("{") for line in raw.splitlines() if line)
 
 
 def test_triage_bad_input_is_one_line_and_exit_2(tmp_path):
