@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"  # the one place the version is written (CHANGELOG.md, tools/release.py)
 
 # Every ecosystem registers its version grammar with ``depbot.records.versions`` on import;
 # loading the table here means no record is made before it is full.

@@ -43,6 +43,7 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
+from depbot import __version__
 from depbot.core.breaker import Breaker, announcement, endpoint_of, failure_reason
 from depbot.core.cache import (
     CACHE_NAME,
@@ -64,7 +65,7 @@ from depbot.core.response import (  # re-exported: callers take these from the s
 from depbot.core.settings import Settings
 from depbot.core.tls import TLS_ADVICE, configure_session, settings_proxy, tls_failure
 
-USER_AGENT = "depbot/0.1 (+https://github.com/depbot/depbot)"
+USER_AGENT = f"depbot/{__version__} (+https://github.com/depbot/depbot)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _MAX_REDIRECTS = 5
 
