@@ -235,6 +235,7 @@ def _sentence(change: ApiChange) -> str:
         short = change.path.split(".")[-2] + ".__init__"
     return {
         "removed": f"{change.path} is gone",
+        "kind_changed": f"{change.path} changed kind ({change.detail})",
         "param_removed": f"{short} has no parameter {change.detail}",
         "param_renamed": f"{short} renamed parameter {change.detail}",
         "param_now_required": f"{short} now requires {change.detail}",

@@ -237,6 +237,7 @@ class Finding:
     symbols: tuple[str, ...] = ()
     where: str = ""  # fenced
     hits: tuple[CodeHit, ...] = ()
+    kind: str = ""  # the change's kind (records/api.py: removed, param_now_required, …)
 
     @classmethod
     def read(cls, d: JSON) -> Finding:
@@ -246,6 +247,7 @@ class Finding:
             tuple(str(s) for s in d.get("symbols") or []),
             str(d.get("where", "")),
             tuple(CodeHit.read(h) for h in d.get("hits") or []),
+            str(d.get("kind", "")),
         )
 
 

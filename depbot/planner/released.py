@@ -9,6 +9,7 @@ clean diff of the released code.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from depbot.core.fence import unfence
@@ -110,8 +111,58 @@ def _released_break(
         f"the released code shows a break this code uses ({what}); the release notes {notes}"[:600],
         tuple(_api_change(f, u.to) for f, _ in strong)[:20],
         tuple(ids[:MAX_HITS_CITED]),
-        f"Adapt the uses listed to the API of {u.package} {u.to}, then run the tests against it.",
+        api_fix([f for f, _ in strong], u.package, u.to),
     )
+
+
+def _leaf(symbol: str) -> str:
+    return re.split(r"[.:/]", symbol)[-1] or symbol
+
+
+def _one_fix(f: Finding, package: str, to: str) -> str:
+    """What the released code says to do about one finding, when it says it."""
+    what = unfence(f.where).rsplit(" · ", 1)[-1]
+    s = f.symbols[0] if f.symbols else package
+    arg = f.symbols[1] if len(f.symbols) > 1 else ""
+    if f.kind == "param_now_required" and arg:
+        return f"Pass `{arg}` in every call of `{s}()` listed: {package} {to} requires it."
+    if f.kind == "param_kind_changed" and "keyword-only" in what:
+        name = what.split(" parameter ", 1)[-1].split(":", 1)[0].strip()
+        return f"Pass `{name}=` by keyword in the calls of `{_leaf(s)}()` listed."
+    if f.kind == "param_renamed" and "renamed parameter " in what and "→" in what:
+        pair = what.split("renamed parameter ", 1)[1]
+        old, new = (p.strip(" `") for p in pair.split("→", 1))
+        return f"Pass `{new}=` instead of `{old}=` to `{_leaf(s)}()`."
+    if f.kind == "param_removed":
+        return f"Stop passing the argument {package} {to} removed from `{_leaf(s)}()` ({what})."
+    if f.kind == "kind_changed" and re.search(r"→ (attribute|property)", what):
+        return f"Read `{_leaf(s)}` as an attribute, without calling it: it is no longer a method."
+    if f.kind == "kind_changed" and re.search(r"attribute → (function|method)", what):
+        return f"Call `{_leaf(s)}()`: it is a method now, no longer an attribute."
+    if f.kind == "became_esm_only":
+        return (f"Load {package} with `import` from an ES module, or a dynamic "
+                f"`import('{package}')` from CommonJS; or stay on the last CommonJS major.")  # fmt: skip
+    if f.kind == "default_removed":
+        return f"Import a named export of {package} instead of its default export."
+    if f.kind in ("subpath_closed", "subpath_removed"):
+        return f"Import from `{package}` itself (or an entry point its `exports` lists): `{s}` is gone."
+    if f.kind == "option_values_narrowed" and "allows only" in what:
+        return f"Give `{s}` one of the values {package} {to} still allows ({what.split('allows only', 1)[1].replace('the strings', '').strip()})."
+    if f.kind == "removed" and "re-export" in what:
+        return (
+            f"Import `{_leaf(s)}` from where it lives now: {package} {to} no longer re-exports it."
+        )
+    return ""
+
+
+def api_fix(findings: list[Finding], package: str, to: str) -> str:
+    """The suggested fix a break seen in the released code gives: the replacement where the
+    diff shows it (a parameter now required or keyword-only, an attribute that was a method,
+    a named export for a default), else to adapt the uses; then the tests."""
+    parts = list(dict.fromkeys(p for f in findings[:5] if (p := _one_fix(f, package, to))))
+    if not parts:
+        return f"Adapt the uses listed to the API of {package} {to}, then run the tests against it."
+    return " ".join([*parts, f"Then run the tests against {package} {to}."])
 
 
 # --- the releases whose notes are missing ----------------------------------------------------
