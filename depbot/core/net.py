@@ -38,12 +38,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib import metadata
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from depbot import __version__
 from depbot.core.breaker import Breaker, announcement, endpoint_of, failure_reason
 from depbot.core.cache import (
     CACHE_NAME,
@@ -65,7 +65,11 @@ from depbot.core.response import (  # re-exported: callers take these from the s
 from depbot.core.settings import Settings
 from depbot.core.tls import TLS_ADVICE, configure_session, settings_proxy, tls_failure
 
-USER_AGENT = f"depbot/{__version__} (+https://github.com/depbot/depbot)"
+try:  # the installed version (depbot/__init__.py writes it; importing it here would be a cycle)
+    _VERSION = metadata.version("depbot")
+except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+    _VERSION = "dev"
+USER_AGENT = f"depbot/{_VERSION} (+https://github.com/depbot/depbot)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _MAX_REDIRECTS = 5
 
