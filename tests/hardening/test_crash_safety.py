@@ -70,6 +70,8 @@ def asked_about(requests: list[dict[str, Any]]) -> set[str]:
     """The packages of every conversation the model was asked about."""
     packages = set()
     for body in requests:
+        if not isinstance(body, dict):  # a request the kill cut off before its body was read
+            continue
         for m in body["messages"]:
             if m["role"] == "user" and "```json" in m["content"]:
                 listed = json.loads(m["content"].split("```json", 1)[1].split("```", 1)[0])
