@@ -222,3 +222,16 @@ def test_a_class_served_from_its_new_place_by_getattr_is_compared_there(tmp_path
     assert ("param_kind_changed", "ormkit.BaseQuery.page", "strict", 2) in got
     assert not [c for c in diff.changes if c.kind == "removed"]  # served, so not gone
     assert [d.path for d in diff.deprecated if d.lazy] == ["ormkit.BaseQuery"]
+
+
+def test_an_alias_to_a_module_outside_the_release_does_not_stop_the_diff(tmp_path):
+    # #29: SQLAlchemy 2.1's `sqlalchemy.testing.mock` is `from unittest import mock`, where
+    # 1.4 had a module: griffe could not resolve the alias and api_diff crashed (the trial on
+    # microblog: "1 api_diff crashed (AliasResolutionError)")
+    old = _write(tmp_path / "old", {"pkg/__init__.py": "def gone():\n    pass\n",
+                                    "pkg/testing/__init__.py": "",
+                                    "pkg/testing/mock.py": "def patch():\n    pass\n"})  # fmt: skip
+    new = _write(tmp_path / "new", {"pkg/__init__.py": "\n",
+                                    "pkg/testing/__init__.py": "from unittest import mock\n"})  # fmt: skip
+    diff = diff_releases("pip", old, new, old_label="old", new_label="new")
+    assert "removed: pkg.gone · pkg/__init__.py" in [c.line() for c in diff.changes]
