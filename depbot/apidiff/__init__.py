@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from depbot import ecosystems
+from depbot.apidiff import stored
 from depbot.records.api import ApiChange, ApiDiff, Deprecation
 
 __all__ = ["ApiChange", "ApiDiff", "Deprecation", "diff_releases"]
@@ -25,10 +26,34 @@ def diff_releases(
     new_label: str = "new",
     companions: dict[str, Path] | None = None,
     foreign: dict[str, dict[str, Path]] | None = None,
+    cache_dir: Path | None = None,
 ) -> ApiDiff:
     """Breaking changes and deprecations between two unpacked releases of one package;
     ``companions``: "old"/"new" -> an unpacked companion release (npm: ``@types/<name>``);
-    ``foreign``: "old"/"new" -> the unpacked packages each re-exports wholesale, by name."""
+    ``foreign``: "old"/"new" -> the unpacked packages each re-exports wholesale, by name.
+    With ``cache_dir``, a diff made before from the same artifacts by the same model is read
+    back (``stored``), and a new one kept."""
+    k = ""
+    if cache_dir is not None and Path(old_root).is_dir() and Path(new_root).is_dir():
+        k = stored.key(ecosystem, Path(old_root), Path(new_root), companions or {}, foreign or {})
+        kept = stored.load(cache_dir, k)
+        if kept is not None:
+            return kept
+    diff = _diff(ecosystem, old_root, new_root, old_label, new_label, companions, foreign)
+    if k and not diff.notes:  # a diff that read both releases whole: worth keeping
+        stored.save(cache_dir, k, diff)  # type: ignore[arg-type]
+    return diff
+
+
+def _diff(
+    ecosystem: str,
+    old_root: Path,
+    new_root: Path,
+    old_label: str,
+    new_label: str,
+    companions: dict[str, Path] | None,
+    foreign: dict[str, dict[str, Path]] | None,
+) -> ApiDiff:
     diff = ApiDiff(
         ecosystem, old_label, new_label, companions=dict(companions or {}),
         foreign={side: dict(roots) for side, roots in (foreign or {}).items()},

@@ -12,6 +12,7 @@ _PART_WORDS = {
     "http": "HTTP cache (registry entries, changelogs, release notes)",
     "artifacts": "release archives",
     "unpacked": "unpacked releases",
+    "diffs": "API diffs of release pairs",
 }
 
 

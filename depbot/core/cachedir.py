@@ -1,8 +1,9 @@
 """The cache folder (``~/.cache/depbot``): what it holds, and keeping it under its cap.
 
 It holds the HTTP cache (``http_cache_v2.sqlite``: registry entries, changelogs, release
-notes, revalidated by ETag), the downloaded release archives (``artifacts/<algo>/<digest>``)
-and their unpacked folders (``unpacked/<digest>``). An archive or folder is touched each
+notes, revalidated by ETag), the downloaded release archives (``artifacts/<algo>/<digest>``),
+their unpacked folders (``unpacked/<digest>``) and the API diffs made of them
+(``diffs/<key>.json``, ``apidiff/stored.py``). An archive or folder is touched each
 time a run uses it, so its modification time is its last use; ``evict`` removes the least
 recently used archives and folders first until the folder is under ``cache_max_mb``, then,
 if that is not enough, the HTTP cache itself. Nothing used in the last ``GRACE`` seconds
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HTTP_FILES = ("http_cache_v2.sqlite", "http_cache_v2.sqlite-wal", "http_cache_v2.sqlite-shm")
-PARTS = ("http", "artifacts", "unpacked")
+PARTS = ("http", "artifacts", "unpacked", "diffs")
 GRACE = 3600.0  # seconds: what a run used this recently stays
 
 
@@ -92,6 +93,8 @@ def usage(root: Path) -> Usage:
     for p in sorted((root / "unpacked").glob("*")):
         if p.is_dir() and not p.name.startswith("."):
             found.entries.append(Entry(p, "unpacked", _size(p), _mtime(p)))
+    for p in sorted((root / "diffs").glob("*.json")):
+        found.entries.append(Entry(p, "diffs", _size(p), _mtime(p)))
     return found
 
 

@@ -115,7 +115,7 @@ class LiveServices:
             foreign[side] = self._re_exported(update, files.root, version, problems)
         diff = diff_releases(
             update.ecosystem, old.root, new.root, old_label=old.artifact, new_label=new.artifact,
-            companions=companions, foreign=foreign,
+            companions=companions, foreign=foreign, cache_dir=self.settings.cache_dir,
         )  # fmt: skip
         diff.notes.extend(problems)
         return ReleaseDiff(diff, new.artifact, [])

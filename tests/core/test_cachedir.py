@@ -38,7 +38,7 @@ def test_usage_counts_every_part(tmp_path):
     found = usage(tmp_path)
     assert found.total == 8 * MB
     assert found.by_part() == {"http": (1, 2 * MB), "artifacts": (3, 3 * MB),
-                               "unpacked": (3, 3 * MB)}  # fmt: skip
+                               "unpacked": (3, 3 * MB), "diffs": (0, 0)}  # fmt: skip
 
 
 def test_eviction_removes_the_least_recently_used_first(tmp_path):
