@@ -201,3 +201,43 @@ def tell(records: Iterable[dict[str, Any]], *, update: str | None = None, width:
         lines += ["", *story_lines(s, width)]
     lines += ["", *head[1:]] if head[1:] else []
     return "\n".join(lines)
+
+
+def timings(records: Iterable[dict[str, Any]]) -> str:
+    """Where the run's time went: each tool's calls, total and slowest seconds, the model's
+    rounds, and the updates that took longest (``depbot trace show --timings``)."""
+    calls: dict[tuple[str, str], str] = {}
+    names: dict[tuple[str, str], str] = {}
+    by_tool: dict[str, list[float]] = {}
+    by_pkg: dict[str, float] = {}
+    rounds: list[float] = []
+    for rec in records:
+        kind, conv = rec.get("type"), str(rec.get("conv", ""))
+        if kind == "round":
+            rounds.append(float(rec.get("seconds") or 0))
+            for call in (rec.get("reply") or {}).get("tool_calls") or []:
+                fn = call.get("function") or {}
+                args = _json(fn.get("arguments", "{}"))
+                pkg = str(args.get("package") or "") if isinstance(args, dict) else ""
+                calls[(conv, str(call.get("id")))] = pkg
+                names[(conv, str(call.get("id")))] = str(fn.get("name"))
+        elif kind == "tool":
+            seconds = float(rec.get("seconds") or 0)
+            at = (conv, str(rec.get("call_id")))
+            by_tool.setdefault(str(rec.get("name") or names.get(at)), []).append(seconds)
+            pkg = calls.get(at, "")
+            if pkg:
+                by_pkg[pkg] = by_pkg.get(pkg, 0.0) + seconds
+    rows = [("step", "calls", "total s", "slowest s")]
+    for name, secs in sorted(by_tool.items(), key=lambda kv: -sum(kv[1])):
+        rows.append((name, str(len(secs)), f"{sum(secs):.2f}", f"{max(secs):.2f}"))
+    if rounds:
+        rows.append(("model rounds", str(len(rounds)), f"{sum(rounds):.2f}", f"{max(rounds):.2f}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = ["  ".join(c.rjust(widths[i]) if i else c.ljust(widths[i]) for i, c in enumerate(r))
+             for r in rows]  # fmt: skip
+    slow = sorted(by_pkg.items(), key=lambda kv: -kv[1])[:10]
+    if slow:
+        lines += ["", "slowest updates (seconds in tools):"]
+        lines += [f"  {secs:8.2f}  {pkg}" for pkg, secs in slow]
+    return "\n".join(lines)

@@ -25,6 +25,9 @@ def trace_group() -> None:
             "(env DEPBOT_OUT).")  # fmt: skip
 @click.option("-U", "--update", "package", metavar="PKG",
               help="Only this package's story.")  # fmt: skip
+@click.option("--timings", is_flag=True,
+              help="Where the time went: each tool's calls, total and slowest seconds, the "
+              "model's rounds, the slowest updates.")  # fmt: skip
 @click.option("--rounds", is_flag=True,
               help="The conversation round by round (what the model was sent and said) "
               "instead of the story per update.")  # fmt: skip
@@ -43,6 +46,7 @@ def trace_show_command(
     trace_file: Path | None,
     out_dir: Path,
     package: str | None,
+    timings: bool,
     rounds: bool,
     raw: str | None,
     width: int,
@@ -58,9 +62,11 @@ def trace_show_command(
       depbot trace show                     every update of depbot-out/
       depbot trace show out/ -U PyYAML      one update's story
       depbot trace show --rounds            what the model was sent and said
+      depbot trace show --timings           where the time went
       depbot trace show --json | jq .type   the raw lines
     """
     from depbot.agent.story import tell
+    from depbot.agent.story import timings as timing_table
     from depbot.agent.trace import read_records, show
 
     if trace_file is None:
@@ -79,6 +85,9 @@ def trace_show_command(
         click.echo(show(path, width=width))
         return
     records, notes = read_records(path)
+    if timings:
+        click.echo(timing_table(records))
+        return
     text = tell(records, update=package, width=width)
     if package is not None and "== " not in text:
         raise InputError(f"no update of {package!r} in {str(path)!r}")

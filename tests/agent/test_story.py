@@ -48,3 +48,18 @@ def test_each_step_is_one_line_and_a_refusal_is_told_for_people():
 def test_every_update_has_its_story():
     text = tell(RECORDS)
     assert text.index("== oldlib") < text.index("== otherlib")
+
+
+def test_the_timings_table_says_where_the_time_went():
+    from depbot.agent.story import timings
+
+    records = [dict(r) for r in RECORDS]
+    for r, secs in zip([r for r in records if r["type"] == "tool"], (2.5, 0.5, 0.1, 0.1)):
+        r["seconds"] = secs
+    records[1]["seconds"] = 0.25  # the model's round
+    table = timings(records).splitlines()
+    assert table[0].split() == ["step", "calls", "total", "s", "slowest", "s"]
+    assert table[1].split() == ["search_symbol", "1", "2.50", "2.50"]  # the slowest step first
+    assert ["model", "rounds", "1", "0.25", "0.25"] in [line.split() for line in table]
+    assert "slowest updates (seconds in tools):" in table
+    assert table[-2].split() == ["2.60", "oldlib"] and table[-1].split() == ["0.10", "otherlib"]
