@@ -54,7 +54,8 @@ def test_the_timings_table_says_where_the_time_went():
     from depbot.agent.story import timings
 
     records = [dict(r) for r in RECORDS]
-    for r, secs in zip([r for r in records if r["type"] == "tool"], (2.5, 0.5, 0.1, 0.1)):
+    tools = [r for r in records if r["type"] == "tool"]
+    for r, secs in zip(tools, (2.5, 0.5, 0.1, 0.1), strict=True):
         r["seconds"] = secs
     records[1]["seconds"] = 0.25  # the model's round
     table = timings(records).splitlines()
