@@ -40,7 +40,7 @@ def diff_releases(
         if kept is not None:
             return kept
     diff = _diff(ecosystem, old_root, new_root, old_label, new_label, companions, foreign)
-    if k and not diff.notes:  # a diff that read both releases whole: worth keeping
+    if k:  # what the two artifacts (and the model) decide, notes included: kept as made
         stored.save(cache_dir, k, diff)  # type: ignore[arg-type]
     return diff
 
