@@ -90,39 +90,34 @@ def _short(text: str, limit: int = 600) -> str:
     )
 
 
-def read_records(path: Path) -> tuple[list[dict], list[str]]:
-    """The records of a trace file, read as found, and a note for each line that is not one."""
-    records: list[dict] = []
-    notes: list[str] = []
+def read_trace(path: Path) -> list[tuple[int, dict | str]]:
+    """A trace file read as found, in order, by line number: each record, and in place of
+    each line that is not one a note (a torn write, a stray byte, an edited field)."""
+    out: list[tuple[int, dict | str]] = []
     for n, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").split("\n"), 1):
         if not raw.strip():
             continue
         try:
             rec = json.loads(raw)
         except (json.JSONDecodeError, RecursionError):
-            notes.append(f"(line {n} is not JSON: torn write?)")
+            out.append((n, f"(line {n} is not JSON: torn write?)"))
             continue
-        if not isinstance(rec, dict):
-            notes.append(f"(line {n} is not a trace record)")
-            continue
-        records.append(rec)
-    return records, notes
+        out.append((n, rec if isinstance(rec, dict) else f"(line {n} is not a trace record)"))
+    return out
+
+
+def read_records(path: Path) -> tuple[list[dict], list[str]]:
+    """The records of a trace file, and the notes of the lines that are not records."""
+    items = [i for _, i in read_trace(path)]
+    return [i for i in items if isinstance(i, dict)], [i for i in items if isinstance(i, str)]
 
 
 def show(path: Path, *, width: int = 600) -> str:
     """A readable transcript of a trace file."""
     out: list[str] = []
-    # a trace is read back as found: a torn write, a stray byte or an edited field is one note
-    for n, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            rec = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError):
-            out.append(f"(line {n} is not JSON: torn write?)")
-            continue
-        if not isinstance(rec, dict):
-            out.append(f"(line {n} is not a trace record)")
+    for n, rec in read_trace(path):
+        if isinstance(rec, str):
+            out.append(rec)
             continue
         try:
             out.extend(_record_lines(rec, width))
