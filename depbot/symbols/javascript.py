@@ -239,31 +239,35 @@ def _awaited(text: str, chain_start: int, close: int) -> bool:
     return before.endswith("await") or after.startswith(".then")
 
 
-def _enclosing_call(text: str, pos: int) -> tuple[tuple[str, ...], int]:
-    """The callee chain of the call whose argument list contains ``pos`` (innermost), or ()."""
+def unclosed_before(text: str, i: int, stop: str = "([{", halt: str = "") -> int:
+    """Index of the nearest bracket of ``stop`` before ``i`` still open at ``i`` (unclosed
+    openers not in ``stop`` are climbed past), or -1; strings are skipped whole, and a
+    ``halt`` character at the top level (``;``) ends the climb."""
     depth = 0
-    i = pos - 1
-    while i >= 0:
-        c = text[i]
+    j = i - 1
+    while j >= 0:
+        c = text[j]
         if c in "'\"`":
-            i = skip_string_back(text, i) - 1
+            j = skip_string_back(text, j) - 1
             continue
         if c in ")]}":
             depth += 1
-        elif c in "[{":
+        elif c in "([{":
             if depth == 0:
-                pass  # inside an object/array literal: keep climbing
+                if c in stop:
+                    return j
             else:
                 depth -= 1
-        elif c == "(":
-            if depth == 0:
-                chain, start = _receiver_or_name(text, i)
-                return chain, start
-            depth -= 1
-        elif c == ";" and depth == 0:
-            break
-        i -= 1
-    return (), -1
+        elif c in halt and depth == 0:
+            return -1
+        j -= 1
+    return -1
+
+
+def _enclosing_call(text: str, pos: int) -> tuple[tuple[str, ...], int]:
+    """The callee chain of the call whose argument list contains ``pos`` (innermost), or ()."""
+    paren = unclosed_before(text, pos, "(", ";")  # object and array literals are climbed past
+    return _receiver_or_name(text, paren) if paren >= 0 else ((), -1)
 
 
 MAX_KEYS = 8

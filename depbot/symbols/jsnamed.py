@@ -10,30 +10,11 @@ from __future__ import annotations
 
 import re
 
-from depbot.symbols.javascript import skip_string_back, without_line_comments
+from depbot.symbols.javascript import unclosed_before, without_line_comments
 
 WINDOW = 20_000  # characters read each side of the key
 MAX_LEVELS = 3  # objects climbed from the key's own object to the one that names the package
 _RESOLVE = re.compile(r"require\s*\.\s*resolve\s*$")
-
-
-def _opener_before(text: str, i: int) -> int:
-    """Index of the nearest unclosed ``{``, ``[`` or ``(`` before ``i``, or -1."""
-    depth = 0
-    j = i - 1
-    while j >= 0:
-        c = text[j]
-        if c in "'\"`":
-            j = skip_string_back(text, j) - 1
-            continue
-        if c in ")]}":
-            depth += 1
-        elif c in "([{":
-            if not depth:
-                return j
-            depth -= 1
-        j -= 1
-    return -1
 
 
 def _top_strings(text: str, opener: int) -> list[str]:
@@ -73,11 +54,11 @@ def names(text: str, pos: int) -> list[str]:
     a call's arguments names nothing: the call does)."""
     lo = max(0, pos - WINDOW)
     window = without_line_comments(text[lo : pos + WINDOW])
-    at = _opener_before(window, pos - lo)
+    at = unclosed_before(window, pos - lo)
     for _ in range(MAX_LEVELS):
         if at < 0 or window[at] != "{":
             return []
-        holder = _opener_before(window, at)
+        holder = unclosed_before(window, at)
         if holder < 0 or window[holder] == "(":
             return []
         found = _top_strings(window, holder)
