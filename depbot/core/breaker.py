@@ -120,6 +120,12 @@ class Breaker:
             self._cond.notify_all()
             return True
 
+    def mark(self, host: str, reason: str) -> None:
+        """Take ``host`` as down from the start (found down by a run a few minutes ago)."""
+        with self._cond:
+            self._down.setdefault(host, reason)
+            self._cond.notify_all()
+
     def succeeded(self, host: str) -> None:
         """The host answered: its count starts again (a down host stays down)."""
         with self._cond:

@@ -52,6 +52,7 @@ from depbot.core.cache import (
     CachePolicy,
     vary_without,
 )
+from depbot.core.downhosts import remember, remembered
 from depbot.core.errors import CONNECTION_FAILURES, UpstreamError
 from depbot.core.peer import PRIVATE_PEER
 from depbot.core.proxies import proxy_refused
@@ -236,6 +237,10 @@ class Http:
 
     def _init_guards(self) -> None:
         self.breaker = Breaker(self.settings.breaker_failures)
+        # hosts an earlier run found down a few minutes ago: down now, said once when asked
+        self._remembered = remembered(self.settings.cache_dir, self.settings.down_host_minutes)
+        for host, reason in self._remembered.items():
+            self.breaker.mark(host, reason)
         # writes the one line per host marked down (tests put a list's append here)
         self.stderr: Callable[[str], None] = _to_stderr
         self._deadline: float | None = None
@@ -296,8 +301,11 @@ class Http:
         left = self._time_left()
         if left is not None and left <= 0:
             raise self._deadline_error()
-        reason = self.breaker.down(urlsplit(url).netloc.lower())
+        host = urlsplit(url).netloc.lower()
+        reason = self.breaker.down(host)
         if reason is not None:
+            if self._remembered.pop(host, None) is not None:  # the first refusal says why
+                self._announce(announcement(endpoint_of(self.settings, url), reason))
             raise self._unreachable_error(url, reason)
 
     def _timeouts(self, read: float) -> tuple[float, float]:
@@ -323,6 +331,7 @@ class Http:
             reason = str(exc)  # names the proxy and the variable it came from
         if self.breaker.failed(host, reason):
             self._announce(announcement(endpoint_of(self.settings, url), reason))
+            remember(self.settings.cache_dir, host, reason)  # the next run need not wait
         down = self.breaker.down(host)
         return exc if down is None else self._unreachable_error(url, down)
 

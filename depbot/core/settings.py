@@ -86,6 +86,9 @@ class Settings:
     # package's fetch ends there, as unknown with the reason, and its batch goes on)
     http_retries: int = 3
     breaker_failures: int = 3  # consecutive connection failures that mark a host down
+    # a host found down is taken as down by the runs of the next few minutes, without waiting
+    # on it again (DEPBOT_DOWN_HOST_MINUTES; 0: never; kept in the cache folder)
+    down_host_minutes: float = 5.0
     retry_backoff: float = 0.5
     max_retry_wait: float = 30.0
     max_response_bytes: int = 10 * 1024 * 1024

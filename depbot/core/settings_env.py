@@ -166,6 +166,7 @@ TABLE: tuple[tuple[str, str, Reader], ...] = (
     ("network", "connect_timeout", _number("DEPBOT_CONNECT_TIMEOUT", "connect_timeout", _float)),
     ("limits", "tool_call_seconds", _number("DEPBOT_TOOL_CALL_SECONDS", "tool_call_seconds", _float)),
     ("network", "breaker_failures", _number("DEPBOT_BREAKER_FAILURES", "breaker_failures", _int)),
+    ("network", "down_host_minutes", _number("DEPBOT_DOWN_HOST_MINUTES", "down_host_minutes", _float)),
     ("limits", "max_rounds", _number("DEPBOT_MAX_ROUNDS", "max_rounds", _int)),
     ("limits", "max_tokens", _number("DEPBOT_MAX_TOKENS", "max_tokens", _int)),
     ("limits", "max_seconds", _number("DEPBOT_MAX_SECONDS", "max_seconds", _float)),

@@ -183,3 +183,25 @@ def test_the_breaker_counts_across_callers_and_a_down_host_stays_down():
     b.succeeded("h")
     assert b.down("h") == "refused" and b.failed("h", "again") is False
     assert b.all_down() == {"h": "refused"} and b.down("other") is None
+
+
+def test_a_host_found_down_is_remembered_by_the_next_run_for_a_few_minutes(tmp_path):
+    """#30: a silent host cost the next run its three timeouts again; now the run that finds
+    it down writes it to the cache folder, and a run within DEPBOT_DOWN_HOST_MINUTES takes it
+    as down at once, saying so once."""
+    with Silent() as srv:
+        settings = _settings(srv.url, cache_dir=tmp_path)
+        first, _ = _http(settings)
+        url = f"{srv.url}/repos/o/r/releases"
+        for _ in range(3):
+            _fails(first, url)
+        accepted = srv.accepted
+        again, lines = _http(settings)  # the next run, same cache folder
+        started = time.monotonic()
+        err = _fails(again, url)
+        assert time.monotonic() - started < 0.05 and srv.accepted == accepted  # nothing sent
+        assert err.kind == "unreachable" and "found down 1 min ago" in str(err)
+        _fails(again, url)
+        assert len(lines) == 1 and "unreachable: no answer in time (found down" in lines[0]
+        later, _ = _http(settings.replace(down_host_minutes=0))  # remembering turned off
+        assert _fails(later, url).kind == "timeout" and srv.accepted == accepted + 1
