@@ -29,6 +29,37 @@ class _Step:
     args: dict[str, Any]
     result: Any = None
     guard: str = ""
+    seconds: float = 0.0
+
+    @property
+    def package(self) -> str:
+        return str(self.args.get("package") or "")
+
+
+class _Calls:
+    """The tool calls of a trace, each matched to its result by conversation and call id."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[tuple[str, str], _Step] = {}
+
+    def asked(self, rec: dict[str, Any]) -> list[_Step]:
+        """The calls a ``round`` record's reply made."""
+        conv, steps = str(rec.get("conv", "")), []
+        for call in (rec.get("reply") or {}).get("tool_calls") or []:
+            fn = call.get("function") or {}
+            args = _json(fn.get("arguments", "{}"))
+            step = _Step(conv, str(fn.get("name")), args if isinstance(args, dict) else {})
+            self._by_id[(conv, str(call.get("id")))] = step
+            steps.append(step)
+        return steps
+
+    def answered(self, rec: dict[str, Any]) -> _Step | None:
+        """The call a ``tool`` record answers, its result, guard and time filled in."""
+        step = self._by_id.get((str(rec.get("conv", "")), str(rec.get("call_id"))))
+        if step is not None:
+            step.result, step.guard = _json(rec.get("result")), str(rec.get("guard") or "")
+            step.seconds = float(rec.get("seconds") or 0)
+        return step
 
 
 @dataclass
@@ -55,7 +86,7 @@ def _short(text: str, n: int) -> str:
 
 def stories(records: Iterable[dict[str, Any]]) -> tuple[list[Story], list[str]]:
     """One story per update (in the order they first appear) and the run's own lines."""
-    calls: dict[tuple[str, str], _Step] = {}
+    calls = _Calls()
     by_pkg: dict[str, Story] = {}
     convs: dict[str, set[str]] = {}
     free: list[_Step] = []
@@ -70,21 +101,14 @@ def stories(records: Iterable[dict[str, Any]]) -> tuple[list[Story], list[str]]:
             head.append(f"run {rec.get('run', '')}: {rec.get('updates')} update(s), model "
                         f"{rec.get('model')}" + (" (resumed)" if rec.get("resumed") else ""))  # fmt: skip
         elif kind == "round":
-            for call in (rec.get("reply") or {}).get("tool_calls") or []:
-                fn = call.get("function") or {}
-                args = _json(fn.get("arguments", "{}"))
-                step = _Step(conv, str(fn.get("name")), args if isinstance(args, dict) else {})
-                calls[(conv, str(call.get("id")))] = step
-                pkg = str(step.args.get("package") or "")
-                if pkg:
-                    story(pkg).steps.append(step)
-                    convs.setdefault(conv, set()).add(pkg.lower())
+            for step in calls.asked(rec):
+                if step.package:
+                    story(step.package).steps.append(step)
+                    convs.setdefault(conv, set()).add(step.package.lower())
                 else:
                     free.append(step)
         elif kind == "tool":
-            step = calls.get((conv, str(rec.get("call_id"))))
-            if step is not None:
-                step.result, step.guard = _json(rec.get("result")), str(rec.get("guard") or "")
+            calls.answered(rec)
         elif kind == "verdict":
             story(str(rec.get("package"))).verdict = rec
         elif kind == "accounting":
@@ -206,28 +230,22 @@ def tell(records: Iterable[dict[str, Any]], *, update: str | None = None, width:
 def timings(records: Iterable[dict[str, Any]]) -> str:
     """Where the run's time went: each tool's calls, total and slowest seconds, the model's
     rounds, and the updates that took longest (``depbot trace show --timings``)."""
-    calls: dict[tuple[str, str], str] = {}
-    names: dict[tuple[str, str], str] = {}
+    calls = _Calls()
     by_tool: dict[str, list[float]] = {}
     by_pkg: dict[str, float] = {}
     rounds: list[float] = []
     for rec in records:
-        kind, conv = rec.get("type"), str(rec.get("conv", ""))
+        kind = rec.get("type")
         if kind == "round":
             rounds.append(float(rec.get("seconds") or 0))
-            for call in (rec.get("reply") or {}).get("tool_calls") or []:
-                fn = call.get("function") or {}
-                args = _json(fn.get("arguments", "{}"))
-                pkg = str(args.get("package") or "") if isinstance(args, dict) else ""
-                calls[(conv, str(call.get("id")))] = pkg
-                names[(conv, str(call.get("id")))] = str(fn.get("name"))
+            calls.asked(rec)
         elif kind == "tool":
             seconds = float(rec.get("seconds") or 0)
-            at = (conv, str(rec.get("call_id")))
-            by_tool.setdefault(str(rec.get("name") or names.get(at)), []).append(seconds)
-            pkg = calls.get(at, "")
-            if pkg:
-                by_pkg[pkg] = by_pkg.get(pkg, 0.0) + seconds
+            step = calls.answered(rec)
+            name = rec.get("name") or (step.name if step is not None else None)
+            by_tool.setdefault(str(name), []).append(seconds)
+            if step is not None and step.package:
+                by_pkg[step.package] = by_pkg.get(step.package, 0.0) + seconds
     rows = [("step", "calls", "total s", "slowest s")]
     for name, secs in sorted(by_tool.items(), key=lambda kv: -sum(kv[1])):
         rows.append((name, str(len(secs)), f"{sum(secs):.2f}", f"{max(secs):.2f}"))
