@@ -374,16 +374,26 @@ def _check_not_affected(
 def _check_unsearched(update: Update, changelog: dict[str, Any] | None, ledger: Ledger) -> None:
     """A source file too big for any search to read may hold the use that breaks."""
     files = ledger.unsearched.get(update.package.lower())
-    items = (changelog or {}).get("items") or []
-    if not files or not (update.may_break or any(i.get("category") == "breaking" for i in items)):
+    if not files or not (update.may_break or _names_a_break(changelog)):
         return
-    more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+    shown = _first_five(files, ", ")
     raise Rejected(
         f"{len(files)} source file(s) that may use {update.package} are too big to search "
-        f"({', '.join(files[:5])}{more}): conclude unknown naming them",
+        f"({shown}): conclude unknown naming them",
         plain=f"{len(files)} source file(s) that may use {update.package} are too big to "
-        f"search ({', '.join(files[:5])}{more}): check them",
+        f"search ({shown}): check them",
     )
+
+
+def _names_a_break(changelog: dict[str, Any] | None) -> bool:
+    """Whether the notes read list a breaking item."""
+    return any(i.get("category") == "breaking" for i in (changelog or {}).get("items") or [])
+
+
+def _first_five(texts: list[str] | tuple[str, ...], sep: str) -> str:
+    """The first five of ``texts`` joined by ``sep``, and how many more there are."""
+    more = f" and {len(texts) - 5} more" if len(texts) > 5 else ""
+    return sep.join(texts[:5]) + more
 
 
 def _check_silent_and_blind(
@@ -393,8 +403,7 @@ def _check_silent_and_blind(
     fates = ledger.api_fates.get(update.package.lower())
     if fates is None or fates.complete or not update.may_break:
         return
-    items = (changelog or {}).get("items") or []
-    if any(i.get("category") == "breaking" for i in items):
+    if _names_a_break(changelog):
         return  # the notes say what breaks: their items are the accounting
     raise Rejected(
         f"the notes of {update.package} name no breaking change and api_diff could not see "
@@ -409,13 +418,12 @@ def _check_items(update: Update, ledger: Ledger) -> None:
     search that stopped before the end (a cap, a budget) leaves the update unknown."""
     left = account(update, ledger).open_items
     if left:
-        shown = "; ".join(f"{i.version}: {', '.join(i.terms[:3])}" for i in left[:5])
-        more = f" and {len(left) - 5} more" if len(left) > 5 else ""
+        shown = _first_five([f"{i.version}: {', '.join(i.terms[:3])}" for i in left], "; ")
         raise Rejected(
             f"{len(left)} breaking item(s) of the notes of {update.package} were never searched "
-            f"for ({shown}{more}); search them, or conclude unknown naming what was left",
+            f"for ({shown}); search them, or conclude unknown naming what was left",
             plain=f"{len(left)} breaking item(s) of the notes of {update.package} were not "
-            f"searched for ({shown}{more})",
+            f"searched for ({shown})",
         )
 
 
