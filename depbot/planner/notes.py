@@ -128,6 +128,14 @@ def symbols(cand: Candidate, package: str) -> tuple[str, ...]:
     return (cand.symbol,)
 
 
+def esm_only_fix(package: str) -> str:
+    """The fix for a release that is an ES module only (the notes' or the released code's)."""
+    return (
+        f"Load {package} with `import` from an ES module, or with a dynamic `import('{package}')` "
+        f"from CommonJS; or stay on the last CommonJS major."
+    )
+
+
 def fix(cands: list[Pair], package: str, to: str) -> str:
     """What to do about the candidates this code uses, one sentence each, then the tests."""
     parts = []
@@ -135,10 +143,7 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
         kind, s = cand.kind, cand.symbol
         repl = entry.replacements
         if kind == "module":
-            parts.append(
-                f"Load {package} with `import` from an ES module, or with a dynamic `import('{package}')` "
-                f"from CommonJS; or stay on the last CommonJS major."
-            )
+            parts.append(esm_only_fix(package))
         elif kind == "required_arg":
             parts.append(f"Pass `{cand.arg}` explicitly in every call of `{s}()`.")
         elif kind == "subpath":

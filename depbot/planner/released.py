@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from depbot.core.fence import unfence
+from depbot.planner.notes import esm_only_fix
 from depbot.planner.records import (
     MAX_HITS_CITED,
     ApiResult,
@@ -140,8 +141,7 @@ def _one_fix(f: Finding, package: str, to: str) -> str:
     if f.kind == "kind_changed" and re.search(r"attribute → (function|method)", what):
         return f"Call `{_leaf(s)}()`: it is a method now, no longer an attribute."
     if f.kind == "became_esm_only":
-        return (f"Load {package} with `import` from an ES module, or a dynamic "
-                f"`import('{package}')` from CommonJS; or stay on the last CommonJS major.")  # fmt: skip
+        return esm_only_fix(package)
     if f.kind == "default_removed":
         return f"Import a named export of {package} instead of its default export."
     if f.kind in ("subpath_closed", "subpath_removed"):
