@@ -88,6 +88,11 @@ def _storable_vary(response: requests.Response, *args: Any, **kwargs: Any) -> re
     return response
 
 
+def _private_refusal(host: str, how: str = "") -> str:
+    """The refusal of a guarded host that resolved (or connected) to a non-global address."""
+    return f"refused to contact {host}: it resolves to a private, loopback or reserved address{how}"
+
+
 def _dns_failed(exc: BaseException) -> bool:
     """Whether a failed connection began with a name that did not resolve."""
     seen: set[int] = set()
@@ -187,10 +192,7 @@ class Http:
         if host in self.settings.configured_hosts:
             return  # what the user configured, not what the data says
         if not self.settings.allow_private_hosts and not self._public(parts.hostname or ""):
-            raise UpstreamError(
-                "refused",
-                f"refused to contact {parts.hostname}: it resolves to a private, loopback or reserved address",
-            )
+            raise UpstreamError("refused", _private_refusal(parts.hostname or host))
 
     def _public(self, hostname: str) -> bool:
         with self._lock:
@@ -219,9 +221,7 @@ class Http:
             return UpstreamError("timeout", f"{host} did not answer in time")
         if isinstance(exc, requests.ConnectionError) and PRIVATE_PEER in str(exc):
             return UpstreamError(
-                "refused",
-                f"refused to contact {host}: it resolves to a private, loopback or reserved "
-                "address (checked on the connection itself)",
+                "refused", _private_refusal(host, " (checked on the connection itself)")
             )
         if isinstance(exc, requests.ConnectionError) and _dns_failed(exc):
             return UpstreamError("dns", f"{host}: DNS lookup failed")

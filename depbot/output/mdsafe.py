@@ -189,9 +189,7 @@ def neutralize(text: str) -> str:
         pos = end
     out += [_line(line) for line in lines[pos:]]
     result = "\n".join(out).strip("\n")
-    if inert(result):
-        return result
-    return "\n".join(_line(line, spans=False) for line in lines).strip("\n")
+    return result if inert(result) else _all_prose(lines)
 
 
 def neutralize_inline(text: str) -> str:
@@ -199,8 +197,11 @@ def neutralize_inline(text: str) -> str:
     fence is a fence: every line is prose, with its one-line code spans kept."""
     lines = _prepared(text).split("\n")
     result = "\n".join(_line(line) for line in lines).strip("\n")
-    if inert(result, prefix="x "):
-        return result
+    return result if inert(result, prefix="x ") else _all_prose(lines)
+
+
+def _all_prose(lines: list[str]) -> str:
+    """Every line escaped as prose, no code kept: what a result found live falls back to."""
     return "\n".join(_line(line, spans=False) for line in lines).strip("\n")
 
 

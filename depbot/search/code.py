@@ -204,7 +204,7 @@ class CodeSearch:
         at = args.index("--max-filesize")
         unlimited = args[:at] + args[at + 2 :]
         every = self.rg.list_files(self.root, args=unlimited)
-        kept = set(self.rg.list_files(self.root, args=args))
+        kept = set(self.files(globs))  # what the searches see
         found = []
         for rel in every:
             if rel in kept:
