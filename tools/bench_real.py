@@ -27,6 +27,8 @@ sys.path.insert(0, str(ROOT))
 from depbot.agent.story import timings  # noqa: E402
 from depbot.agent.trace import read_records  # noqa: E402
 
+_API_STAGES = ("registry", "download", "unpack", "api model")
+
 
 def run(checkout: Path, out: Path, cache: Path, updates: Path | None) -> dict:
     env = {**os.environ, "DEPBOT_CACHE_DIR": str(cache), "DEPBOT_NO_CACHE": ""}
@@ -61,6 +63,7 @@ def run(checkout: Path, out: Path, cache: Path, updates: Path | None) -> dict:
         "requests": http.get("requests", 0),
         "downloads": sum(v for k, v in http.items() if k.endswith(":downloads")),
         "updates": len(report.get("updates") or []), "tools": tools,
+        "stages": ((report.get("stats") or {}).get("timings") or {}).get("stages") or {},
         "table": timings(records),
     }  # fmt: skip
 
@@ -71,11 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "-u", "--updates", type=Path, help="a pinned update file instead of its manifests"
     )
+    parser.add_argument(
+        "--keep", type=Path, help="a new folder to keep the cache and both runs' output in"
+    )
     args = parser.parse_args(argv)
+    if args.keep is not None and args.keep.exists():
+        parser.error(f"--keep {args.keep}: already exists; name a new folder")
     with tempfile.TemporaryDirectory(prefix="depbot-bench-real-") as tmp:
-        cache = Path(tmp) / "cache"
-        cold = run(args.checkout, Path(tmp) / "cold", cache, args.updates)
-        warm = run(args.checkout, Path(tmp) / "warm", cache, args.updates)
+        where = args.keep or Path(tmp)
+        cache = where / "cache"
+        cold = run(args.checkout, where / "cold", cache, args.updates)
+        warm = run(args.checkout, where / "warm", cache, args.updates)
     print(
         f"{'run':6} {'wall s':>8} {'peak MB':>8} {'requests':>9} {'downloads':>10} {'updates':>8}"
     )
@@ -92,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"api_diff share of the cold run's tool time: {cold['tools'].get('api_diff', 0) / total:.0%}"
     )
+    api = sum(v for k, v in cold["stages"].items() if k in _API_STAGES)
+    if cold["wall"]:
+        print(f"API step (registry, download, unpack, api model) share of the cold wall: "
+              f"{api / cold['wall']:.0%} ({api:.1f} s of {cold['wall']:.1f} s)")  # fmt: skip
     return 0
 
 

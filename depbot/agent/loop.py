@@ -79,6 +79,7 @@ class ConversationResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    model_seconds: float = 0.0  # of ``seconds``, waiting for the model's replies
     detail: str = ""
 
 
@@ -181,6 +182,7 @@ class Conversation:
         t0 = time.monotonic()
         reply = self.complete()
         res, usage = self.result, reply.usage
+        res.model_seconds += time.monotonic() - t0
         res.rounds = self.round
         self.budget.charge(usage)
         res.prompt_tokens += usage.prompt_tokens

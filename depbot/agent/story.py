@@ -229,11 +229,13 @@ def tell(records: Iterable[dict[str, Any]], *, update: str | None = None, width:
 
 def timings(records: Iterable[dict[str, Any]]) -> str:
     """Where the run's time went: each tool's calls, total and slowest seconds, the model's
-    rounds, and the updates that took longest (``depbot trace show --timings``)."""
+    rounds, the seconds by stage (registry, download, unpack, API model, use-check, …) and
+    the updates that took longest (``depbot trace show --timings``)."""
     calls = _Calls()
     by_tool: dict[str, list[float]] = {}
     by_pkg: dict[str, float] = {}
     rounds: list[float] = []
+    staged: dict[str, Any] = {}
     for rec in records:
         kind = rec.get("type")
         if kind == "round":
@@ -246,16 +248,40 @@ def timings(records: Iterable[dict[str, Any]]) -> str:
             by_tool.setdefault(str(name), []).append(seconds)
             if step is not None and step.package:
                 by_pkg[step.package] = by_pkg.get(step.package, 0.0) + seconds
+        elif kind == "timings":
+            staged = rec
     rows = [("step", "calls", "total s", "slowest s")]
     for name, secs in sorted(by_tool.items(), key=lambda kv: -sum(kv[1])):
         rows.append((name, str(len(secs)), f"{sum(secs):.2f}", f"{max(secs):.2f}"))
     if rounds:
         rows.append(("model rounds", str(len(rounds)), f"{sum(rounds):.2f}", f"{max(rounds):.2f}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = ["  ".join(c.rjust(widths[i]) if i else c.ljust(widths[i]) for i, c in enumerate(r))
-             for r in rows]  # fmt: skip
-    slow = sorted(by_pkg.items(), key=lambda kv: -kv[1])[:10]
-    if slow:
+    lines = _table(rows)
+    stages = staged.get("stages") if isinstance(staged.get("stages"), dict) else {}
+    if stages:
+        whole = sum(float(v) for v in stages.values()) or 1.0
+        lines += ["", "by stage (a tool's seconds split by what it waited on):"]
+        lines += _table([("stage", "total s", "share")] + [
+            (str(k), f"{float(v):.2f}", f"{100 * float(v) / whole:.0f}%") for k, v in stages.items()
+        ])  # fmt: skip
+    updates = staged.get("updates") if isinstance(staged.get("updates"), dict) else {}
+    if updates:  # the slowest first, with their slowest stages
+        lines += ["", "slowest updates (seconds by stage):"]
+        for pkg, parts in list(updates.items())[:10]:
+            top = sorted(((k, float(v)) for k, v in parts.items() if k != "total"),
+                         key=lambda kv: -kv[1])[:3]  # fmt: skip
+            said = ", ".join(f"{k} {v:.2f}" for k, v in top)
+            lines.append(f"  {float(parts.get('total', 0)):8.2f}  {pkg} ({said})")
+    elif by_pkg:  # a trace written before stages were recorded
         lines += ["", "slowest updates (seconds in tools):"]
-        lines += [f"  {secs:8.2f}  {pkg}" for pkg, secs in slow]
+        lines += [
+            f"  {secs:8.2f}  {pkg}"
+            for pkg, secs in sorted(by_pkg.items(), key=lambda kv: -kv[1])[:10]
+        ]
     return "\n".join(lines)
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as aligned columns: the first left-aligned, the rest right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.rjust(widths[i]) if i else c.ljust(widths[i]) for i, c in enumerate(r))
+            for r in rows]  # fmt: skip

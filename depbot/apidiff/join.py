@@ -65,6 +65,9 @@ class ReleaseDiff:
     problems: list[str] = field(default_factory=list)  # one line each
     # when an upstream failed (no diff for want of it): its kind and the problem's line
     failed: tuple[str, str] | None = None
+    # seconds by stage: registry, download, unpack, model (the diff, or reading a stored
+    # one), wait (for another update's diff in this run)
+    stages: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

@@ -16,6 +16,7 @@ import atexit
 import shutil
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urljoin
@@ -67,29 +68,48 @@ def fetch_release(
     version: str,
     *,
     registries: Registries | None = None,
+    clock: dict[str, float] | None = None,
 ) -> ReleaseFiles | Problem:
     """The unpacked released code of ``package`` ``version``, or why it cannot be had.
 
-    ``registries``: the run's instance, so the metadata it has read is not asked again.
+    ``registries``: the run's instance, so the metadata it has read is not asked again;
+    ``clock``: seconds spent are added to it by stage (``registry``, ``download``, ``unpack``).
     """
     where = f"{package} {version}"
     registries = registries or Registries(settings, http)
+    clock = {} if clock is None else clock
+    started = time.perf_counter()
     try:
         document = registries.document(ecosystem, package)
     except UpstreamError as exc:
         return Problem(f"{where}: no registry metadata ({exc})", exc.kind)
     except ValueError as exc:  # an unknown ecosystem
         return Problem(f"{where}: {exc}")
+    finally:
+        _tick(clock, "registry", started)
     choice = choose(ecosystem, document, version)
     if isinstance(choice, NoArtifact):
         return Problem(f"{where}: {choice.reason}")
     # indexes and mirrors may list files relative to the metadata (``../../packages/…``)
     choice = replace(choice, url=urljoin(registries.metadata_url(ecosystem, package), choice.url))
-    return _fetch(http, settings, ecosystem, package, version, choice)
+    return _fetch(http, settings, ecosystem, package, version, choice, clock)
+
+
+def _tick(clock: dict[str, float], stage: str, since: float) -> float:
+    """Add the seconds since ``since`` to ``clock[stage]``; the time now."""
+    now = time.perf_counter()
+    clock[stage] = clock.get(stage, 0.0) + (now - since)
+    return now
 
 
 def _fetch(
-    http: Http, settings: Settings, ecosystem: str, package: str, version: str, choice: Choice
+    http: Http,
+    settings: Settings,
+    ecosystem: str,
+    package: str,
+    version: str,
+    choice: Choice,
+    clock: dict[str, float],
 ) -> ReleaseFiles | Problem:
     label = choice.label(package, version)
     fmt = archive_format(choice.filename)
@@ -97,8 +117,10 @@ def _fetch(
         return Problem(f"{label}: {choice.filename} is not a zip or tar archive")
     root = cache_root(settings)
     budget = Budget(settings.max_unpacked_bytes, settings.max_members)
+    started, stage = time.perf_counter(), "download"
     try:
         archive = obtain(http, settings, choice, root)
+        started, stage = _tick(clock, "download", started), "unpack"
         kind = (ecosystem, choice.kind)
         folder, count = unpack_cached(archive, fmt, root, choice.digest.hex, kind, budget)
     except UpstreamError as exc:
@@ -107,4 +129,6 @@ def _fetch(
         return Problem(f"{label}: {exc}")
     except OSError as exc:  # the cache folder: disk full, permissions
         return Problem(f"{label}: could not write the cache ({exc.strerror or exc})")
+    finally:
+        _tick(clock, stage, started)
     return ReleaseFiles(folder, label, count)

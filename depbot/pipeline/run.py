@@ -152,6 +152,8 @@ def _run(
             conversations, budget=budget, ledger=ledger, http_stats=http.stats, seconds=seconds
         )
         stats.update(outcome.to_stats())
+        stats["timings"] = watch.timings.to_report(sum(c.model_seconds for c in conversations))
+        trace.write("timings", **stats["timings"])
         report_path = write_report(
             out_dir, repo=label, model=model.name, verdicts=verdicts, stats=stats
         )

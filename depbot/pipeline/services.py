@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from depbot import ecosystems
@@ -79,23 +80,35 @@ class LiveServices:
         return self.symbols.used_names(ecosystem, package)
 
     def api_diff(self, update: Update) -> ReleaseDiff:
-        """Both releases fetched and diffed, once per (package, from, to) in this run."""
+        """Both releases fetched and diffed, once per (package, from, to) in this run; the
+        seconds of each stage in ``stages`` (a diff already made here: only the wait)."""
         key = (update.ecosystem, update.package.lower(), update.from_version, update.to_version)
-        with self._diff_lock:  # one diff at a time: a second caller waits for the first's
-            if key not in self._diffs:
-                with self.http.call_deadline(self.settings.tool_call_seconds):
-                    self._diffs[key] = self._diff(update)
-            return self._diffs[key]
+        asked = time.perf_counter()
+        # one diff at a time: a second caller waits for the first's. Diffs on threads side by
+        # side made the real week slower (#30): the API model and the unpacking are Python
+        # work that two CPUs and one GIL cannot share, and the waits only moved into them.
+        with self._diff_lock:
+            waited = {"wait": time.perf_counter() - asked}
+            if key in self._diffs:
+                return replace(self._diffs[key], stages=waited)
+            clock: dict[str, float] = {}
+            with self.http.call_deadline(self.settings.tool_call_seconds):
+                got = self._diff(update, clock)
+            got.stages = {**waited, **clock}
+            self._diffs[key] = got
+            return got
 
-    def _release(self, update: Update, version: str) -> ReleaseFiles | Problem:
+    def _release(
+        self, update: Update, package: str, version: str, clock: dict[str, float]
+    ) -> ReleaseFiles | Problem:
         return fetch_release(
-            self.http, self.settings, update.ecosystem, update.package, version,
-            registries=self.changelogs.registries,
+            self.http, self.settings, update.ecosystem, package, version,
+            registries=self.changelogs.registries, clock=clock,
         )  # fmt: skip
 
-    def _diff(self, update: Update) -> ReleaseDiff:
-        old = self._release(update, update.from_version)
-        new = self._release(update, update.to_version)
+    def _diff(self, update: Update, clock: dict[str, float]) -> ReleaseDiff:
+        old = self._release(update, update.package, update.from_version, clock)
+        new = self._release(update, update.package, update.to_version, clock)
         problems = [r.reason for r in (old, new) if isinstance(r, Problem)]
         if not isinstance(old, ReleaseFiles) or not isinstance(new, ReleaseFiles):
             upstream = [(r.kind, r.reason) for r in (old, new) if isinstance(r, Problem) and r.kind]
@@ -107,16 +120,22 @@ class LiveServices:
                 reason = f"{files.artifact}: {count} Python files, too big to diff in this run"
                 return ReleaseDiff(None, new.artifact, [f"{reason} (limit {MAX_DIFF_FILES})"])
         companions, foreign, problems = {}, {}, []
+        started, counted = time.perf_counter(), sum(clock.values())
         for side, files, version in (("old", old, update.from_version),
                                      ("new", new, update.to_version)):  # fmt: skip
-            got = self._companion(update, files.root, version, problems, side == "old")
+            got = self._companion(update, files.root, version, problems, side == "old", clock)
             if got is not None:
                 companions[side] = got.root
-            foreign[side] = self._re_exported(update, files.root, version, problems)
+            foreign[side] = self._re_exported(update, files.root, version, problems, clock)
+        # what the companions' and re-exports' lookups took besides their own fetches
+        rest = time.perf_counter() - started - (sum(clock.values()) - counted)
+        clock["registry"] = clock.get("registry", 0.0) + max(0.0, rest)
+        started = time.perf_counter()
         diff = diff_releases(
             update.ecosystem, old.root, new.root, old_label=old.artifact, new_label=new.artifact,
             companions=companions, foreign=foreign, cache_dir=self.settings.cache_dir,
         )  # fmt: skip
+        clock["model"] = time.perf_counter() - started
         diff.notes.extend(problems)
         return ReleaseDiff(diff, new.artifact, [])
 
@@ -127,7 +146,12 @@ class LiveServices:
         return versions
 
     def _re_exported(
-        self, update: Update, root: Path, version: str, problems: list[str]
+        self,
+        update: Update,
+        root: Path,
+        version: str,
+        problems: list[str],
+        clock: dict[str, float],
     ) -> dict[str, Path]:
         """The packages this release re-exports wholesale, unpacked, by name; what cannot be
         had goes to ``problems``."""
@@ -143,10 +167,7 @@ class LiveServices:
             if picked is None:
                 problems.append(f"{name}: no release in the range {update.package} {version} names")
                 continue
-            got = fetch_release(
-                self.http, self.settings, update.ecosystem, name, picked,
-                registries=self.changelogs.registries,
-            )  # fmt: skip
+            got = self._release(update, name, picked, clock)
             if isinstance(got, Problem):
                 problems.append(got.reason)
             else:
@@ -154,7 +175,13 @@ class LiveServices:
         return roots
 
     def _companion(
-        self, update: Update, root: Path, version: str, problems: list[str], older: bool
+        self,
+        update: Update,
+        root: Path,
+        version: str,
+        problems: list[str],
+        older: bool,
+        clock: dict[str, float],
     ) -> ReleaseFiles | None:
         """The release that completes this one's API (npm: ``@types/<name>`` of its major for
         a release without declarations), when the ecosystem names one; ``older``: the old
@@ -176,10 +203,7 @@ class LiveServices:
         mine, theirs = eco.parse_version(version), eco.parse_version(picked)
         if older and mine is not None and theirs is not None and theirs.major < mine.major:
             problems.append(f"{name} {picked} stands in for {update.package} {version}")
-        files = fetch_release(
-            self.http, self.settings, update.ecosystem, name, picked,
-            registries=self.changelogs.registries,
-        )  # fmt: skip
+        files = self._release(update, name, picked, clock)
         if isinstance(files, Problem):
             problems.append(files.reason)
             return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from depbot.changelogs.result import ChangelogResult
 from depbot.core.breaker import failure_reason
 from depbot.core.errors import DepbotError, UpstreamError
 from depbot.pipeline.outcome import CAUSES, unknown_cause
+from depbot.pipeline.timings import Timings
 from depbot.records.names import normalize
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
@@ -103,6 +105,7 @@ class ToolWatch:
         self._searched: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
         self.total = 0
+        self.timings = Timings()  # seconds by stage and package, as the services ran
 
     def wrap(self, services: Any, *, total: int) -> Watched:
         self.total = total
@@ -173,6 +176,7 @@ class Watched:
         return getattr(self._inner, name)
 
     def fetch_changelog(self, update: Update) -> ChangelogResult:
+        started = time.perf_counter()
         try:
             result = self._inner.fetch_changelog(update)
         except UpstreamError as exc:
@@ -184,28 +188,56 @@ class Watched:
         except Exception:
             self._watch.fetched(update, "an unexpected error")
             raise
+        finally:
+            self._watch.timings.add(update.package, "notes", time.perf_counter() - started)
         self._watch.fetched(update, fetch_failure(result))
         return result
 
-    def _guarded(self, tool: str, ecosystem: str, package: str, call: Callable[[], Any]) -> Any:
-        """``call()``; a crash (not one of depbot's own errors) is noted against the package."""
+    def _guarded(
+        self, tool: str, ecosystem: str, package: str, call: Callable[[], Any], stage: str = ""
+    ) -> Any:
+        """``call()``; a crash (not one of depbot's own errors) is noted against the package;
+        its seconds are counted under ``stage`` (none: the result's own ``stages``)."""
+        started = time.perf_counter()
         try:
-            return call()
+            result = call()
         except DepbotError:
             raise
         except Exception as exc:  # RecursionError, MemoryError from a hostile input: noted
             self._watch.crash(ecosystem, package, f"{tool} crashed ({type(exc).__name__})")
             raise
+        finally:
+            if stage:
+                self._watch.timings.add(package, stage, time.perf_counter() - started)
+        if not stage:
+            self._watch.timings.add_all(package, getattr(result, "stages", None) or {})
+        return result
+
+    def search_code(self, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self._inner.search_code(*args, **kwargs)
+        finally:  # a text search names no package: the run's, not an update's
+            self._watch.timings.add("", "search", time.perf_counter() - started)
+
+    def used_names(self, ecosystem: str, package: str) -> Any:
+        call = lambda: self._inner.used_names(ecosystem, package)  # noqa: E731
+        return self._guarded("used_names", ecosystem, package, call, "use_check")
+
+    def names_used(self, ecosystem: str, package: str) -> Any:
+        call = lambda: self._inner.names_used(ecosystem, package)  # noqa: E731
+        return self._guarded("names_used", ecosystem, package, call, "use_check")
 
     def where_imported(self, ecosystem: str, package: str) -> Any:
         call = lambda: self._inner.where_imported(ecosystem, package)  # noqa: E731
-        result = self._guarded("where_imported", ecosystem, package, call)
+        result = self._guarded("where_imported", ecosystem, package, call, "search")
         self._watch.searched(ecosystem, package)
         return result
 
     def search_symbol(self, query: SymbolQuery) -> Any:
         call = lambda: self._inner.search_symbol(query)  # noqa: E731
-        result = self._guarded("search_symbol", query.ecosystem, query.package, call)
+        stage = "use_check" if query.exact else "search"  # exact: an API finding's uses
+        result = self._guarded("search_symbol", query.ecosystem, query.package, call, stage)
         self._watch.searched(query.ecosystem, query.package)
         return result
 
