@@ -16,7 +16,8 @@ from depbot.records.api import ApiChange, ApiDiff, UsedName
 
 FATES = ("present", "changed", "removed", "moved", "deprecated", "unresolved")
 _CONTAINERS = ("module", "class", "cjs")
-_GONE = ("removed", "export_removed", "default_removed", "subpath_closed", "subpath_removed")
+_GONE = ("removed", "export_removed", "default_removed", "subpath_closed", "subpath_removed",
+         "input_removed", "output_removed")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from depbot import ecosystems
 from depbot.apidiff.fates import Fates
-from depbot.records.api import ApiChange, ApiDiff
+from depbot.records.api import ApiChange, ApiDiff, Deprecation
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
 
@@ -82,6 +82,11 @@ def _javascript(diff: ApiDiff) -> bool:
     return ecosystems.get(diff.ecosystem).language == "javascript"
 
 
+def _workflow(diff: ApiDiff) -> bool:
+    """Whether the diff is of a GitHub action (its uses are workflow steps)."""
+    return ecosystems.get(diff.ecosystem).language == "github-workflow"
+
+
 def _leaf(path: str) -> str:
     return path.replace("/", ".").rsplit(".", 1)[-1]
 
@@ -145,7 +150,7 @@ def _imported_directly(path: str, used: list[tuple[str, ImportSite]]) -> list[Im
 
 def queries(diff: ApiDiff, report: ImportReport, names: set[str]) -> tuple[list[Query], list[str]]:
     """The symbol searches the join needs; ``names``: identifiers the importing files use."""
-    if not report.sites:
+    if not report.sites or _workflow(diff):  # a workflow's sites are its uses: no search
         return [], []
     if _javascript(diff):
         return _npm_queries(diff, report), []
@@ -251,6 +256,9 @@ def _sentence(change: ApiChange) -> str:
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
         "option_values_narrowed": _narrowed(change),
+        "input_removed": f"the input {_leaf(change.path)} is gone",
+        "input_now_required": f"the input {_leaf(change.path)} is now required (no default)",
+        "output_removed": f"the output {_leaf(change.path)} is gone",
     }.get(change.kind, f"{change.kind}: {change.path}")
 
 
@@ -327,6 +335,41 @@ def _python_uses(
     return hits
 
 
+def _workflow_uses(change: ApiChange, sites: Iterable[ImportSite]) -> list[UseHit]:
+    """The steps an action's change breaks: a removed input given (at its ``with:`` key), a
+    required one left out (at the step), a removed output read (at the read)."""
+    name = change.path.partition(".")[2]  # inputs.<name>, outputs.<name>
+    if change.kind == "input_removed":
+        return [s for s in sites if s.style == "with" and s.subpath == name]
+    if change.kind == "input_now_required":
+        return [s for s in sites if s.style == "uses" and name not in s.names]
+    if change.kind == "output_removed":
+        return [s for s in sites if s.style == "output" and s.subpath == name]
+    return []
+
+
+def _workflow_deprecated(dep: Deprecation, sites: Iterable[ImportSite]) -> list[ImportSite]:
+    """The steps a deprecation of an action concerns: every step for its runtime or entry
+    point, the steps that give a deprecated input, those that leave a changed default."""
+    steps = [s for s in sites if s.style == "uses"]
+    name = dep.path.partition(".")[2]
+    if dep.path.startswith("runs."):
+        return steps
+    if dep.category == "default changed":
+        return [s for s in steps if name not in s.names]
+    return [s for s in sites if s.style == "with" and s.subpath == name]
+
+
+def _workflow_label(dep: Deprecation) -> str:
+    if dep.category == "runtime":
+        return f"the action's runtime changed ({dep.message})"
+    if dep.path.startswith("runs."):
+        return f"{dep.path} changed ({dep.message})"
+    if dep.category == "default changed":
+        return f"the input {_leaf(dep.path)} changed its {dep.message}; this step leaves it out"
+    return f"the input {_leaf(dep.path)} is deprecated"
+
+
 def join(
     diff: ApiDiff,
     report: ImportReport,
@@ -337,7 +380,9 @@ def join(
     used = used_paths(report)
     findings: list[Finding] = []
     for change in _first_keyword_only(diff.changes):
-        if _javascript(diff):
+        if _workflow(diff):
+            hits: list[UseHit] = _workflow_uses(change, report.sites)
+        elif _javascript(diff):
             hits = _npm_uses(change, report.sites, answers)
         else:
             hits = _python_uses(change, used, answers)
@@ -345,9 +390,11 @@ def join(
             findings.append(_finding(diff, change, artifact, hits))
     deprecated = []
     for dep in diff.deprecated:
-        sites = _imported_directly(dep.path, used)
+        sites = (_workflow_deprecated(dep, report.sites) if _workflow(diff)
+                 else _imported_directly(dep.path, used))  # fmt: skip
         if sites:
-            label = f"{dep.path} is deprecated ({dep.category})"
+            label = (_workflow_label(dep) if _workflow(diff)
+                     else f"{dep.path} is deprecated ({dep.category})")  # fmt: skip
             where = f"{artifact} · {dep.where or dep.path} · {label}"
             source = f"{artifact}: {dep.where or dep.path}"
             deprecated.append(

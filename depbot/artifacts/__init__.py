@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urljoin
 
+from depbot import ecosystems
 from depbot.artifacts.download import DownloadError, obtain
+from depbot.artifacts.repofiles import read_release
 from depbot.artifacts.select import Choice, NoArtifact, choose
 from depbot.artifacts.unpack import Budget, UnpackError, archive_format, unpack_cached
 from depbot.core.errors import UpstreamError
@@ -87,12 +89,36 @@ def fetch_release(
         return Problem(f"{where}: {exc}")
     finally:
         _tick(clock, "registry", started)
+    from_repository = ecosystems.get(ecosystem).release_files(document, package, version)
+    if from_repository is not None:  # a tag of a repository (an action), not an artifact
+        return _from_repository(http, settings, package, version, from_repository, clock)
     choice = choose(ecosystem, document, version)
     if isinstance(choice, NoArtifact):
         return Problem(f"{where}: {choice.reason}")
     # indexes and mirrors may list files relative to the metadata (``../../packages/…``)
     choice = replace(choice, url=urljoin(registries.metadata_url(ecosystem, package), choice.url))
     return _fetch(http, settings, ecosystem, package, version, choice, clock)
+
+
+def _from_repository(
+    http: Http,
+    settings: Settings,
+    package: str,
+    version: str,
+    release: tuple[str, str, tuple[str, ...]],
+    clock: dict[str, float],
+) -> ReleaseFiles | Problem:
+    repo, ref, paths = release
+    label = f"{package}@{version} {paths[0].rsplit('/', 1)[-1] if paths else 'files'}"
+    if not ref or not paths:
+        return Problem(f"{package} {version}: no tag of {repo} names this version")
+    try:
+        got = read_release(http, settings, cache_root(settings), label, repo, ref, paths, clock)
+    except OSError as exc:  # the cache folder: disk full, permissions
+        return Problem(f"{label}: could not write the cache ({exc.strerror or exc})")
+    if got[0] is None:
+        return Problem(str(got[1]), str(got[2]))
+    return ReleaseFiles(got[0], label, int(got[1]))  # type: ignore[arg-type]
 
 
 def _tick(clock: dict[str, float], stage: str, since: float) -> float:

@@ -3,12 +3,13 @@
 Stages ask the update's ecosystem (``get(update.ecosystem)``) for what differs between
 ecosystems (``base.Ecosystem``: version grammar, names, registry, manifests, released
 files, source files) instead of comparing its name with a string. A new ecosystem is a
-folder beside ``pip/`` and ``npm/`` and one more ``register`` line; tests register their own.
+folder beside ``pip/``, ``npm/`` and ``github_actions/`` and one more ``register`` line; tests register their own.
 """
 
 from __future__ import annotations
 
 from depbot.ecosystems.base import Ecosystem
+from depbot.ecosystems.github_actions import GITHUB_ACTIONS
 from depbot.ecosystems.npm import NPM
 from depbot.ecosystems.pip import PIP
 from depbot.ecosystems.table import (
@@ -25,9 +26,11 @@ from depbot.ecosystems.table import (
 
 register(PIP)
 register(NPM)
+register(GITHUB_ACTIONS)
 
 __all__ = [
     "ECOSYSTEMS",
+    "GITHUB_ACTIONS",
     "NAMES",
     "NPM",
     "PIP",

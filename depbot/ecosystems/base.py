@@ -93,6 +93,16 @@ class Ecosystem(Protocol):
         ``versions(name)`` (None: no release fits); [] when it re-exports none."""
         ...
 
+    def release_files(
+        self, document: dict[str, Any], package: str, version: str
+    ) -> tuple[str, str, tuple[str, ...]] | None:
+        """For an ecosystem whose releases are tags of a GitHub repository (GitHub Actions):
+        (owner/repo, the ref to read them at: the tag's commit, "" when no tag names
+        ``version``, the files that are the release's code there, the first found wins),
+        from the registry's ``document``. None: the registry serves artifacts
+        (``choose_artifact``)."""
+        ...
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names code imports ``package`` under (``environment``: also ask the installed
         metadata of this environment, where the ecosystem has any)."""

@@ -150,11 +150,16 @@ class _Package:
 
     def tree(self, ref: str | None) -> dict[str, bytes] | None:
         ref = ref if ref and ref != "HEAD" else self.default_branch
+        by_commit = {fake_github.commit_of(t): t for t in self.tags}
+        ref = by_commit.get(ref, ref)  # a tag's commit (GET /tags names it) reads as the tag
         if ref in self.trees:
             return self.trees[ref]
         if ref == self.default_branch or ref in self.tags:
             return self.trees[""]
         return None
+
+
+ACTIONS = "github_actions"  # an ecosystem whose packages are repositories (owner/repo)
 
 
 def _read_tree(folder: Path, skip: set[str]) -> dict[str, bytes]:
@@ -249,7 +254,10 @@ class FakeUpstream:
             eco = eco_dir.name
             folders: list[tuple[str, Path]] = []
             for folder in sorted(p for p in eco_dir.iterdir() if p.is_dir()):
-                if eco == "npm" and folder.name.startswith("@"):  # npm/@scope/name/
+                if eco == ACTIONS:  # github_actions/<owner>/<repo>/: the action's repository
+                    folders += [(f"{folder.name}/{sub.name}", sub)
+                                for sub in sorted(folder.iterdir()) if sub.is_dir()]  # fmt: skip
+                elif eco == "npm" and folder.name.startswith("@"):  # npm/@scope/name/
                     folders += [
                         (f"{folder.name}/{sub.name}", sub)
                         for sub in sorted(folder.iterdir())
@@ -280,10 +288,16 @@ class FakeUpstream:
         if folder is not None and (folder / "releases.json").is_file():
             releases = json.loads((folder / "releases.json").read_text(encoding="utf-8"))
         repo, directory = parse_repository(meta.get("repository"))
+        if not repo and eco == ACTIONS:  # an action is its repository: owner/repo[/path]
+            repo = "/".join(name.split("/")[:2])
         if not repo:
             repo = f"fake-{eco}/{re.sub(r'[^A-Za-z0-9_.-]+', '-', name.lstrip('@'))}"
         directory = meta.get("directory") or directory
         refs = {str(k): str(v) for k, v in (meta.get("refs") or {}).items()}
+        if eco == ACTIONS and folder is not None and (folder / "dist").is_dir():
+            for release in sorted(p for p in (folder / "dist").iterdir() if p.is_dir()):
+                refs.setdefault(f"v{release.name}", f"dist/{release.name}")  # a tag per release
+            meta = {**meta, "refs": refs}
         pkg = _Package(
             ecosystem=eco,
             name=name,
@@ -294,7 +308,8 @@ class FakeUpstream:
             releases=releases,
             default_branch=str(meta.get("default_branch") or "main"),
         )
-        pkg.trees[""] = _read_tree(folder, set(refs.values())) if folder is not None else {}
+        skip = {sub.split("/")[0] for sub in refs.values()}  # a ref's own folder (dist/4)
+        pkg.trees[""] = _read_tree(folder, skip) if folder is not None else {}
         for ref, sub in refs.items():
             pkg.trees[ref] = _read_tree(folder / sub, set()) if folder is not None else {}
         found: list[str] = [*(extra or []), *map(str, meta.get("versions", []))]

@@ -37,11 +37,16 @@ def repo_json(repo: str, api: str, default_branch: str) -> dict[str, Any]:
     }
 
 
+def commit_of(tag: str) -> str:
+    """The made-up commit SHA a tag points at (GET /tags says it; contents?ref= reads it)."""
+    return hashlib.sha1(tag.encode()).hexdigest()
+
+
 def tag_json(tag: str, api: str) -> dict[str, Any]:
     """One item of GET /repos/{o}/{r}/tags."""
     return {
         "name": tag,
-        "commit": {"sha": hashlib.sha1(tag.encode()).hexdigest(), "url": f"{api}/commits/{tag}"},
+        "commit": {"sha": commit_of(tag), "url": f"{api}/commits/{tag}"},
         "zipball_url": f"{api}/zipball/{tag}",
         "tarball_url": f"{api}/tarball/{tag}",
     }

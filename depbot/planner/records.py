@@ -262,6 +262,7 @@ class ApiResult:
     names_total: int = 0  # the names this code takes from the package
     names_resolved: int = 0  # of those, the ones found in the old release's API
     why_not: str = ""  # why the released code could not be compared (fenced)
+    deprecated: tuple[Finding, ...] = ()  # deprecations (a runtime moved) this code meets
 
     @classmethod
     def read(cls, d: JSON) -> ApiResult:
@@ -274,6 +275,7 @@ class ApiResult:
             int(used.get("total", 0)),
             int(used.get("resolved", 0)),
             str(d.get("not_compared") or ""),
+            tuple(Finding.read(f) for f in d.get("deprecated") or []),
         )
 
 

@@ -64,8 +64,9 @@ def with_api(st: State, base: Conclusion) -> Conclusion:
                        hit_ids=(base.hit_ids + ids)[:MAX_HITS_CITED])  # fmt: skip
     if strong:
         return _released_break(
-            u, strong, notes_read=st.changelog is not None and st.changelog.found
-        )
+            u, strong, notes_read=st.changelog is not None and st.changelog.found,
+            items=[unfence(e.item) for e in (st.changelog.breaking if st.changelog else ())],
+        )  # fmt: skip
     # notes read, but not for every version of the range, of an update that may break
     # (a result with ``coverage`` is judged by ``covered``: the releases that may break)
     cl = st.changelog or Changelog()
@@ -84,9 +85,16 @@ def with_api(st: State, base: Conclusion) -> Conclusion:
                           "nothing looked at them, so what the update breaks here is not known"
                           [:600])  # fmt: skip
     if api is not None and compared:
+        said = "; ".join(dict.fromkeys(_summary(f) for f in api.deprecated[:3]))
+        said = f"; said, not a break: {said}" if said else ""
         base = replace(base, reason=f"{base.reason}; the released code's {api.changes_in_diff} "
-                                    "API change(s) touch no strong use here"[:600])  # fmt: skip
+                                    f"API change(s) touch no strong use here{said}"[:600])  # fmt: skip
     return base
+
+
+def _summary(f: Finding) -> str:
+    """What a finding says, as its place ends (``… · the input x is deprecated``)."""
+    return unfence(f.where).rsplit(" · ", 1)[-1][:200]
 
 
 def _silent_and_blind(st: State) -> bool:
@@ -99,13 +107,24 @@ def _silent_and_blind(st: State) -> bool:
 
 
 def _released_break(
-    u: UpdateEntry, strong: list[tuple[Finding, list[str]]], *, notes_read: bool
+    u: UpdateEntry,
+    strong: list[tuple[Finding, list[str]]],
+    *,
+    notes_read: bool,
+    items: list[str] = (),  # type: ignore[assignment]
 ) -> Conclusion:
-    """``affected`` by a break of the released code that the notes do not mention (or that
-    could not be read: then it says so, never that they are silent)."""
+    """``affected`` by a break of the released code that no search of the notes' words
+    found (the notes could not be read: it says so; a breaking item of the notes names the
+    broken name: it says that, never that they are silent)."""
     ids = list(dict.fromkeys(i for _, got in strong for i in got))
     what = "; ".join(_api_change(f, u.to).summary for f, _ in strong[:3])
-    notes = "do not mention it" if notes_read else "could not be read"
+    named = [_leaf(s) for f, _ in strong for s in f.symbols[:1]]
+    if not notes_read:
+        notes = "could not be read"
+    elif any(re.search(rf"`{re.escape(n)}`|\b{re.escape(n)}\b", t) for n in named for t in items):
+        notes = "name it too, in an item no search of the code was made for"
+    else:
+        notes = "do not mention it"
     return Conclusion(
         u.package,
         "affected",

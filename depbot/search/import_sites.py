@@ -6,7 +6,6 @@ in quotes), then only those files are parsed (``imports.py``). Built on ``CodeSe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from depbot import ecosystems
@@ -20,54 +19,11 @@ from depbot.search.imports import (
 )
 from depbot.search.oversized import import_pattern, skipped_line, too_big_users
 from depbot.search.scope import rust_escape, trim_line
+from depbot.search.sites import ImportReport, ImportSite
+from depbot.search.workflow_sites import uses_pattern, where_workflow
 
 PY_GLOBS = ("*.py", "*.pyi")
-
-
-@dataclass(frozen=True)
-class ImportSite:
-    """One import statement of the package (merged per statement).
-
-    ``module``: the Python module path (``yaml``, ``urllib3.util.retry``) or the JS
-    specifier (``uuid/v4``); ``package``: the import name it matched (pip) or the npm
-    package; ``subpath``: what follows it (``util.retry``, ``v4``); ``names``: local name →
-    imported name (``"*"`` the module object, ``"default"``, or a member; key ``"*"`` for a
-    star import / ``export *``); ``style``: ``import`` | ``from`` | ``dynamic-import``
-    (Python), ``require`` | ``import`` | ``dynamic-import`` | ``export-from`` (JS);
-    ``esm``: whether the file is an ES module (JS; None for Python); ``conditional``:
-    Python: inside ``try``/``except``/``if``/a function; JS: an indented ``require`` or
-    ``import()`` (in a block or function) or any dynamic import. ``type_only``: a
-    TypeScript ``import type`` (erased at compile time). ``guarded``: Python: inside a
-    ``try`` body or an ``except`` handler (an import the code is ready to see fail).
-    """
-
-    path: str
-    line: int
-    col: int
-    text: str
-    module: str
-    package: str
-    subpath: str
-    names: dict[str, str] = field(hash=False)
-    style: str
-    esm: bool | None
-    conditional: bool
-    type_only: bool = False
-    guarded: bool = False
-
-
-@dataclass
-class ImportReport:
-    """Where a package is imported, sorted by (path, line)."""
-
-    ecosystem: str
-    package: str
-    import_names: list[str]
-    sites: list[ImportSite]
-    files: list[str]
-    note: str
-    # source files over max_filesize, never searched, that may use the package (path, size)
-    skipped: list[tuple[str, int]] = field(default_factory=list)
+__all__ = ["ImportReport", "ImportSite", "where_imported", "where_javascript", "where_python"]
 
 
 @lru_cache(maxsize=1)
@@ -84,10 +40,13 @@ def where_imported(cs: CodeSearch, ecosystem: str, package: str) -> ImportReport
     if eco.language == "javascript":
         report = where_javascript(cs, eco, name)
         words = [name]
+    elif eco.language == "github-workflow":
+        report = where_workflow(cs, eco, name)
+        words = [name]
     else:
         report = where_python(cs, eco, name)
         words = sorted({n.split(".")[0] for n in report.import_names})
-    rx = import_pattern(eco.language, words)
+    rx = import_pattern(eco.language, words, uses_pattern(name))
     report.skipped = too_big_users(cs.root, cs.oversized(eco.source_globs), rx)
     if report.skipped:
         report.note += "; " + skipped_line(report.skipped, cs.settings.max_filesize)

@@ -28,11 +28,14 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def import_pattern(language: str, names: list[str]) -> re.Pattern[bytes]:
+def import_pattern(language: str, names: list[str], uses: str = "") -> re.Pattern[bytes]:
     """What an import of one of ``names`` looks like in the raw bytes of a source file:
     ``import x`` / ``from x… import`` (or ``__import__(`` / ``import_module(``) in Python,
-    ``'x'`` or ``'x/…'`` as a module specifier in JavaScript."""
+    ``'x'`` or ``'x/…'`` as a module specifier in JavaScript; in a workflow, ``uses``
+    (a regex of a step that uses the action)."""
     alt = b"|".join(re.escape(n.encode()) for n in names if n) or b"(?!)"
+    if language == "github-workflow":
+        return re.compile(uses.encode(), re.IGNORECASE)
     if language == "javascript":
         return re.compile(rb"""["'`](?:""" + alt + rb""")(?:/[^"'`\n]*)?["'`]""")
     return re.compile(

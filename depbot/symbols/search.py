@@ -29,7 +29,7 @@ from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.match import Matcher
 from depbot.symbols.shims import shim_reason
-from depbot.symbols.used import js_used, python_used
+from depbot.symbols.used import js_used, python_used, workflow_used
 
 
 class SymbolSearch:
@@ -75,6 +75,8 @@ class SymbolSearch:
     def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
         """The names the checkout takes from ``package`` (``symbols.used``)."""
         rep = self.report(ecosystem, package)
+        if ecosystems.get(ecosystem).language == "github-workflow":
+            return workflow_used(rep)
         if ecosystems.get(ecosystem).language == "python":
             texts = {p: self._text(p) for p in rep.files}
             return python_used(rep, {p: self.py_facts(p) for p in rep.files}, texts)

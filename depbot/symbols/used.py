@@ -105,3 +105,15 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 name = f"{prefix}.{m.group(1)}" if prefix != module else f"{module}:{m.group(1)}"
                 _add(out, name, site.path, line, "member", col)
     return _with_text(out, texts)
+
+
+def workflow_used(report: ImportReport) -> list[UsedName]:
+    """What workflow steps take from an action: each input they give (``inputs.<name>``, at
+    its ``with:`` key) and each output they read (``outputs.<name>``, at the read)."""
+    out: dict[str, UsedName] = {}
+    prefix = {"with": "inputs", "output": "outputs"}
+    for site in report.sites:
+        if site.style in prefix:
+            _add(out, f"{prefix[site.style]}.{site.subpath}", site.path, site.line, "import",
+                 site.col)  # fmt: skip
+    return list(out.values())

@@ -54,6 +54,7 @@ from depbot.updates.dependabot_rules import (
     Allow,
     Entry,
     Ignore,
+    dependabot_names,
     in_versions,
     parse_entry,
 )
@@ -258,7 +259,8 @@ def _dependabot_policy(label: str, data: object) -> Policy:
             policy.entries.append(entry)
     if others:
         shown = ", ".join(sorted(set(others)))
-        policy.notes.append(f"{policy.name}: {shown} not read (depbot triages pip and npm updates)")
+        triaged = dependabot_names(" and ")
+        policy.notes.append(f"{policy.name}: {shown} not read (depbot triages {triaged} updates)")
     return policy
 
 

@@ -163,7 +163,7 @@ def parse_entry(label: str, where: str, data: object, *, strict: bool) -> Entry 
     eco_raw = _text(label, join(where, "package-ecosystem"), eco_raw)
     configured = ecosystems.by_dependabot(eco_raw.lower())
     if configured is None and strict:
-        known = " or ".join(ecosystems.names())
+        known = dependabot_names(" or ")
         raise problem(label, join(where, "package-ecosystem"), f"must be {known}, got {eco_raw!r}")
     if configured is None:
         return eco_raw
@@ -187,3 +187,10 @@ def parse_entry(label: str, where: str, data: object, *, strict: bool) -> Entry 
         _rules(label, join(where, "ignore"), eco, entry.get("ignore"), _ignore),
         _rules(label, join(where, "allow"), eco, entry.get("allow"), _allow),
     )
+
+
+def dependabot_names(last: str) -> str:
+    """The ``package-ecosystem`` values depbot reads, one per ecosystem, as a list in words
+    ("pip, npm or github-actions"; ``last``: the word before the last one, with spaces)."""
+    names = [e.dependabot[0] for e in ecosystems.ECOSYSTEMS.values() if e.dependabot]
+    return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)

@@ -100,9 +100,12 @@ def manifest_for(ecosystem: str, raw: Any) -> str:
     if raw in (None, ""):
         return ""
     text = str(raw).strip().lstrip("/")
-    if text.endswith((".txt", ".toml", ".json", ".in", ".cfg", ".lock")):
+    eco = ecosystems.get(ecosystem)
+    if text.endswith((".txt", ".toml", ".json", ".in", ".cfg", ".lock")) or (
+        text and eco.is_manifest(Path(text))  # a workflow file (.github/workflows/ci.yml)
+    ):
         return text
-    default = ecosystems.get(ecosystem).default_manifest
+    default = eco.default_manifest
     return f"{text}/{default}" if text else default
 
 

@@ -57,12 +57,14 @@ class Registries:
             if key in self._failed:
                 raise self._failed[key]
         url = self.metadata_url(ecosystem, name)
-        label = ecosystems.get(ecosystem).registry_label
+        eco = ecosystems.get(ecosystem)
+        label = eco.registry_label
         try:
             data = self.http.get_json(
                 url,
                 what=f"{label} entry for {name}",
                 category="registry",
+                headers=self._headers(eco),
                 # fresh for registry_ttl: a rerun the same day asks nothing, a weekly run
                 # revalidates
                 cache=ttl(self.settings.registry_ttl),
@@ -79,11 +81,23 @@ class Registries:
                 with self._lock:
                     self._failed[key] = exc
             raise exc from None
+        if isinstance(data, list) and eco.url_setting == "github_api_url":
+            data = {"items": data}  # a listing of the GitHub API (an action's tags)
         if not isinstance(data, dict):
             raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
         with self._lock:
             self._documents[key] = data
         return data
+
+    def _headers(self, eco: ecosystems.Ecosystem) -> dict[str, str] | None:
+        """The GitHub API as a registry (an action's tags) is asked as GitHub is: with the
+        token when there is one, and its JSON media type."""
+        if eco.url_setting != "github_api_url":
+            return None
+        headers = {"Accept": "application/vnd.github+json"}
+        if self.settings.github_token:
+            headers["Authorization"] = f"Bearer {self.settings.github_token}"
+        return headers
 
     def info(self, ecosystem: str, name: str) -> PackageInfo:
         key = (ecosystem, name.lower())

@@ -175,7 +175,7 @@ def _read_manifests(
     if need_one and not seen:  # an empty folder, or the wrong one: not "— ok"
         raise InputError(
             f"no manifest or lock file under '{repo}' (requirements*.txt, pyproject.toml, "
-            "setup.cfg/setup.py, Pipfile, package.json and their locks): give the checkout "
+            "setup.cfg/setup.py, Pipfile, package.json and their locks, .github/workflows): give the checkout "
             "with -C PATH, or the updates with -u FILE or -d OWNER/REPO"
         )
     return list(chosen.values()), warnings
@@ -188,7 +188,7 @@ def _from_manifests(
     if not declared:
         warnings.append(
             f"no dependencies found in the manifests and lock files under '{repo}' (requirements*.txt, "
-            "pyproject.toml, setup.cfg/setup.py, Pipfile, package.json and their locks)"
+            "pyproject.toml, setup.cfg/setup.py, Pipfile, package.json and their locks, .github/workflows)"
         )
         return [], warnings
     registries = Registries(settings, http)

@@ -393,9 +393,19 @@ def test_unsupported_and_unreadable_pull_requests_are_skipped_with_a_warning():
         "Bumps [actions/checkout](https://github.com/actions/checkout) from 3 to 4.",
         "dependabot/github_actions/actions/checkout-4",
     )
+    assert [(u.ecosystem, u.package, u.from_version, u.to_version) for u in ups] == [
+        ("github_actions", "actions/checkout", "3", "4")
+    ]  # an ecosystem depbot reads since #31
+    assert warnings == []
+    ups, warnings = parse(
+        41,
+        "Bump python from 3.11 to 3.12",
+        "Bumps python from 3.11 to 3.12.",
+        "dependabot/docker/python-3.12",
+    )
     assert ups == []
     assert warnings == [
-        "pull request #40 updates github_actions dependencies, which depbot does not triage; skipped"
+        "pull request #41 updates docker dependencies, which depbot does not triage; skipped"
     ]
     ups, warnings = parse(
         41,

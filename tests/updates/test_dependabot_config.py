@@ -272,7 +272,7 @@ updates:
     updates, warnings = run(srv, checkout(tmp_path, config))
     assert {u.ecosystem for u in updates} == {"pip"}
     assert (
-        "dependabot.yml: docker, github-actions not read (depbot triages pip and npm updates)"
+        "dependabot.yml: docker not read (depbot triages pip, npm and github-actions updates)"
         in warnings
     )
     assert (
@@ -354,7 +354,7 @@ def test_depbot_yml_errors_end_the_collection_before_any_request(upstream, tmp_p
     [
         (
             "  - package-ecosystem: cargo\n",
-            "updates[0].package-ecosystem: must be pip or npm, got 'cargo'",
+            "updates[0].package-ecosystem: must be pip, npm or github-actions, got 'cargo'",
         ),
         (
             "  - package-ecosystem: pip\n    ignore: [{dependency-name: a, versions: ['>>2']}]\n",

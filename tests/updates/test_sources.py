@@ -354,13 +354,12 @@ def test_dependabot_pull_requests_with_pagination(upstream, tmp_path):
         ("requests", "2.32.3", "requirements.txt", "direct", "101"),
         ("django", "4.2.11", "backend/pyproject.toml", "direct", "103"),
         ("celery", "5.3.6", "backend/pyproject.toml", "direct", "103"),
+        ("actions/checkout", "4", ".github/workflows", "direct", "104"),
         ("jest", "29.7.0", "web/package.json", "dev", "105"),
     ]
     assert all(u.source == "dependabot" for u in updates)
     assert updates[0].source_ref == "https://github.com/acme/shop/pull/101"
-    assert warnings == [
-        "pull request #104 updates github_actions dependencies, which depbot does not triage; skipped"
-    ]
+    assert warnings == []
     pages = srv.requests("/github/repos/acme/shop/pulls")
     assert [r.query.get("page", "1") for r in pages] == ["1", "2", "3"]
     assert all(r.headers.get("authorization", "").endswith(" ghp_fake") for r in pages)

@@ -126,6 +126,11 @@ class Npm:
             wanted.append((name, picked))
         return wanted
 
+    def release_files(
+        self, document: dict[str, Any], package: str, version: str
+    ) -> tuple[str, str, tuple[str, ...]] | None:
+        return None  # the registry serves the released files
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]
 

@@ -85,6 +85,11 @@ class Pip:
     ) -> list[tuple[str, str | None]]:
         return []  # griffe follows imports between the modules of one release
 
+    def release_files(
+        self, document: dict[str, Any], package: str, version: str
+    ) -> tuple[str, str, tuple[str, ...]] | None:
+        return None  # the registry serves the released files
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names ``package`` is imported under, most likely first; ``environment``: also
         what this Python environment's installed metadata says."""

@@ -56,6 +56,8 @@ def _is_manifest(path: Path) -> bool:
     return any(eco.is_manifest(path) for eco in ecosystems.ECOSYSTEMS.values())
 
 
+# the one hidden folder that holds manifests: GitHub's workflows (``.github/workflows``)
+GITHUB_DIR = ".github"
 # build output never declares the project's dependencies, though its code may be searched
 OUTPUT_DIRS = ("build",)
 
@@ -75,7 +77,7 @@ def find_manifests(root: Path, settings: Settings) -> list[Path]:
             d
             for d in dirs
             if d.lower() not in excluded
-            and not d.startswith(".")
+            and (not d.startswith(".") or d == GITHUB_DIR)
             and not (settings.skip_env_dirs and (here / d / "pyvenv.cfg").exists())
         )
         for name in sorted(files):

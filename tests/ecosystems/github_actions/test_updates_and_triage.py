@@ -1,0 +1,84 @@
+"""End to end on the loopback GitHub: `depbot updates` finds the actions a checkout's
+workflows use and their newest tags; `depbot triage` compares their action.yml at both tags."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from depbot.cli.main import cli
+from depbot.fakes.upstream import FakeUpstream
+from tests.helpers.worlds import write_tree
+
+SHA = "8f152de45cc393bb48ce5d89d36b731f54556e65"
+CI = f"""\
+name: ci
+on: push
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v3
+        with:
+          persist-credentials: false
+      - uses: actions/setup-node@{SHA} # v3.8.1
+        with:
+          node-version: 20
+      - uses: actions/cache@v4
+      - uses: ./.github/actions/lint
+"""
+CHECKOUT_3 = "inputs:\n  persist-credentials: {default: true}\nruns: {using: node16, main: a.js}\n"
+CHECKOUT_4 = "inputs:\n  token: {default: x}\nruns: {using: node20, main: a.js}\n"
+NODE = "inputs:\n  node-version: {}\nruns: {using: node16, main: a.js}\n"
+
+
+@pytest.fixture
+def world(tmp_path: Path):
+    repo, up = tmp_path / "repo", tmp_path / "upstream" / "github_actions"
+    write_tree(repo, {".github/workflows/ci.yml": CI, ".github/actions/lint/action.yml": "x: 1\n"})
+    write_tree(up / "actions" / "checkout", {
+        "dist/3/action.yml": CHECKOUT_3, "dist/3.6.0/action.yml": CHECKOUT_3,
+        "dist/4/action.yml": CHECKOUT_4, "dist/4.1.0/action.yml": CHECKOUT_4,
+        "releases.json": json.dumps([{"tag_name": "v4.0.0", "body": "## Breaking\n\n"
+                                      "- The `persist-credentials` input is removed."}]),
+    })  # fmt: skip
+    write_tree(up / "actions" / "setup-node", {
+        "dist/3.8.1/action.yml": NODE, "dist/4.0.0/action.yml": NODE.replace("16", "20"),
+    })  # fmt: skip
+    write_tree(up / "actions" / "cache", {"dist/4/action.yml": NODE, "dist/4.0.2/action.yml": NODE})
+    with FakeUpstream(tmp_path / "upstream") as fake:
+        env = {"GITHUB_API_URL": f"{fake.url}/github", "DEPBOT_RAW_URL": f"{fake.url}/raw",
+               "DEPBOT_ALLOW_PRIVATE_HOSTS": "1", "DEPBOT_NO_CACHE": "1"}  # fmt: skip
+        yield repo, env, tmp_path
+
+
+def test_updates_lists_each_action_at_its_newest_tag(world):
+    repo, env, _ = world
+    got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"], env=env)
+    assert got.exit_code == 0, got.output
+    data = json.loads(got.stdout)
+    found = sorted((u["ecosystem"], u["package"], u["from"], u["to"]) for u in data["updates"])
+    assert found == [
+        ("github_actions", "actions/checkout", "3", "4.1.0"),
+        ("github_actions", "actions/setup-node", "3.8.1", "4.0.0"),  # the SHA pin's comment
+    ]  # actions/cache@v4 already runs 4.0.2: a floating major tag
+    assert any("./.github/actions/lint (a local action" in w for w in data["warnings"])
+
+
+def test_triage_cites_the_step_that_gives_a_removed_input(world):
+    repo, env, tmp = world
+    out = tmp / "out"
+    got = CliRunner().invoke(
+        cli, ["triage", "-C", str(repo), "-o", str(out), "--fail-on", "never"], env=env
+    )
+    assert got.exit_code == 0, got.output
+    report = json.loads((out / "report.json").read_text())
+    verdicts = {u["package"]: u["verdict"] for u in report["updates"]}
+    assert verdicts["actions/checkout"] == "affected"
+    (draft,) = (out / "drafts").glob("github_actions-actions-checkout-*.md")
+    body = draft.read_text()
+    assert ".github/workflows/ci.yml:9" in body  # the `persist-credentials:` key of the step
+    assert "the input persist-credentials is gone" in body  # the released code says so too
