@@ -348,6 +348,10 @@ def _unique(cands: list[Candidate]) -> list[Candidate]:
 
 # "`old` → `new`", "`old` -> `new`" in a breaking item (a rename list under "functions renamed:")
 _RENAME_ARROW = re.compile(r"(?<=`)\s*(→|->|=>|⇒|⟶)\s*(?=`)")
+# "`github.issues.x(...)` is now `github.rest.issues.x(...)`": a rename in words, when what
+# follows is itself an API path (not a value: "`timeout` is now `30`", "… `None`")
+_IS_NOW = re.compile(r"(?<=`)\s+(?:is|are)\s+now\s+(?:called\s+|named\s+)?(?=`)", re.I)
+_API_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\((?:\.\.\.|…)?\))?$")
 
 
 def _renamed_by_arrow(
@@ -355,6 +359,14 @@ def _renamed_by_arrow(
 ) -> bool:
     """The names before a rename arrow are gone (searched), those after it replace them."""
     arrow = _RENAME_ARROW.search(sentence)
+    if arrow is None:
+        arrow = _IS_NOW.search(sentence)
+        after = [x for x in spans if arrow is not None and x.start >= arrow.end()]
+        before = [x for x in spans if arrow is not None and x.start < arrow.start()]
+        if not (
+            after and before and all(_API_PATH.match(x.text.strip()) for x in (*before, after[0]))
+        ):
+            return False
     if not arrow or not spans or spans[0].start > arrow.start():
         return False
     if not any(s.start >= arrow.end() for s in spans):

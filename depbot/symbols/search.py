@@ -30,6 +30,7 @@ from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, 
 from depbot.symbols.match import Matcher
 from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, python_used, workflow_used
+from depbot.symbols.workflow import script_uses
 
 
 class SymbolSearch:
@@ -328,6 +329,9 @@ class SymbolSearch:
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
         query = replace(query, symbol=symbol, of=query.of.strip(), arg=query.arg.strip())
+        if ecosystems.get(ecosystem).language == "github-workflow":
+            rep = self.report(ecosystem, package)
+            return script_uses(rep, {p: self._text(p) for p in rep.files}, query)
         return Matcher(self, query).run()
 
     def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:

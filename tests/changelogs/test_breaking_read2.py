@@ -134,3 +134,21 @@ def test_platform_tags_and_the_packages_own_build_files_are_not_searched(text):
 def test_a_tool_that_stops_reading_a_config_file_still_makes_the_file_a_use():
     text = "fetchkit no longer reads `setup.cfg`; use `fetchkit.toml`."
     assert cands(text, package="fetchkit") == [("setup.cfg", "config_file")]
+
+
+@pytest.mark.parametrize(
+    ("text", "gone", "new"),
+    [
+        ("`github.issues.createComment(...)` is now `github.rest.issues.createComment(...)`",
+         ["github.issues.createComment"], ["github.rest.issues.createComment(...)"]),
+        ("`config.timeout` is now called `config.deadline`", ["config.timeout"],
+         ["config.deadline"]),
+        ("`timeout` is now `30`", [], []),  # a value, not a rename
+        ("`client.retry` is now `None` by default", [], []),
+    ],
+)  # fmt: skip
+def test_a_rename_in_words_under_a_breaking_heading(text, gone, new):
+    from depbot.changelogs.candidates import extract_candidates
+
+    cands, news = extract_candidates(text, context="Breaking changes", package="p")
+    assert [c.symbol for c in cands] == gone and news == new

@@ -468,3 +468,9 @@ def test_find_manifests_skips_git_ignored_and_excluded_folders(tmp_path):
     everything = Settings(respect_gitignore=False)
     found = [p.relative_to(tmp_path).as_posix() for p in find_manifests(tmp_path, everything)]
     assert "generated/package.json" in found and "fixtures/case1/package.json" in found
+    # a checkout kept inside a folder the enclosing repository ignores is read whole: that
+    # repository's rules are not its own (before, every manifest of it was dropped)
+    inner = tmp_path / "generated"
+    (inner / "requirements.txt").write_text("flask==2.0.0\n")
+    found = [p.relative_to(inner).as_posix() for p in find_manifests(inner, Settings())]
+    assert found == ["package.json", "requirements.txt"]

@@ -42,7 +42,7 @@ class GitHubActions:
     url_setting = "github_api_url"
     range_syntax = "an npm-style range of action versions"
     name_noun = "an action (owner/repo or owner/repo/path)"
-    requirements_folder = None
+    requirements_folder = ".github/workflows"  # Dependabot reads it for the directory "/"
 
     def is_manifest(self, path: Path) -> bool:
         from depbot.ecosystems.github_actions import manifests

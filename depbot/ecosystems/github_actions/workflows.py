@@ -40,7 +40,7 @@ class Step:
     job: str  # the job it belongs to ("" in an action.yml)
     job_lines: tuple[int, int]  # the first and last line of that job (or of the file)
     inputs: dict[str, int] = field(default_factory=dict, hash=False)  # with: key -> line
-    script: tuple[int, str] = (0, "")  # ``with: script:`` (line, text), github-script's code
+    script: tuple[int, str] = (0, "")  # ``with: script:`` (first line, text): a script's code
     reusable: bool = False  # a job's ``uses:`` of a reusable workflow
 
 
@@ -166,7 +166,8 @@ def _add(
             if key:
                 inputs[key] = int(k.start_mark.line) + 1
             if key == "script" and isinstance(v, yaml.ScalarNode):
-                script = (int(v.start_mark.line) + 1, str(v.value))
+                block = v.style in ("|", ">")  # its text starts on the next line
+                script = (int(v.start_mark.line) + 1 + block, str(v.value))
     steps.append(
         Step(line, int(uses.start_mark.column) + 1, action, ref, comment,
              _scalar(_value(holder, "id")), job, span, inputs, script, reusable)

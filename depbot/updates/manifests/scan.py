@@ -91,11 +91,24 @@ def find_manifests(root: Path, settings: Settings) -> list[Path]:
     return sorted(found, key=lambda p: p.relative_to(root).as_posix())
 
 
+def _ignored_itself(root: Path) -> bool:
+    """Whether git ignores the folder ``root`` itself (it lies in an ignored folder of an
+    enclosing repository, as a fetched checkout under a project's build folder)."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "--", "."],
+                              capture_output=True, timeout=30)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
 def _not_ignored(root: Path, paths: list[Path]) -> list[Path]:
     """Drop the paths git ignores (when ``root`` is a git checkout and git is installed)."""
     if not paths:
         return paths
     rels = [p.relative_to(root).as_posix() for p in paths]
+    if _ignored_itself(root):  # a checkout kept in a folder another repository ignores:
+        return paths  # that repository's rules are not this checkout's
     try:
         done = subprocess.run(
             ["git", "-C", str(root), "check-ignore", "--stdin", "-z"],

@@ -82,3 +82,20 @@ def test_triage_cites_the_step_that_gives_a_removed_input(world):
     body = draft.read_text()
     assert ".github/workflows/ci.yml:9" in body  # the `persist-credentials:` key of the step
     assert "the input persist-credentials is gone" in body  # the released code says so too
+
+
+def test_dependabot_yml_github_actions_entries_are_honoured(world):
+    repo, env, _ = world
+    (repo / ".github" / "dependabot.yml").write_text(
+        "version: 2\nupdates:\n  - package-ecosystem: github-actions\n    directory: /\n"
+        "    ignore:\n      - dependency-name: actions/setup-node\n"
+    )
+    got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"], env=env)
+    assert got.exit_code == 0, got.output
+    found = [(u["package"], u["to"]) for u in json.loads(got.stdout)["updates"]]
+    assert found == [("actions/checkout", "4.1.0")]  # "/" means .github/workflows
+    (repo / ".github" / "dependabot.yml").write_text(
+        "version: 2\nupdates:\n  - package-ecosystem: pip\n    directory: /\n"
+    )
+    got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"], env=env)
+    assert json.loads(got.stdout)["updates"] == []  # no github-actions entry: none configured
