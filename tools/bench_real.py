@@ -30,23 +30,28 @@ from depbot.agent.trace import read_records  # noqa: E402
 _API_STAGES = ("registry", "download", "unpack", "api model")
 
 
+def child(argv: list[str], env: dict[str, str]) -> tuple[int, float, float, str]:
+    """Run ``argv`` in a child process: (exit status, wall seconds, its own peak RSS in MB,
+    what it wrote to stderr)."""
+    started = time.monotonic()
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)  # this run's own peak, not the children's max
+        wall = time.monotonic() - started
+        err.seek(0)
+        said = err.read().decode("utf-8", "replace")
+    return os.waitstatus_to_exitcode(status), wall, usage.ru_maxrss / 1024, said
+
+
 def run(checkout: Path, out: Path, cache: Path, updates: Path | None) -> dict:
     env = {**os.environ, "DEPBOT_CACHE_DIR": str(cache), "DEPBOT_NO_CACHE": ""}
     argv = [sys.executable, "-m", "depbot", "triage", "-C", str(checkout), "-o", str(out), "-q",
             "--fail-on", "never"]  # fmt: skip
     if updates is not None:
         argv += ["-u", str(updates)]
-    started = time.monotonic()
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)  # this run's own peak, not the children's max
-        wall = time.monotonic() - started
-        code = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        said = err.read().decode("utf-8", "replace")
+    code, wall, peak_mb, said = child(argv, env)
     if code != 0 and not (out / "report.json").is_file():
         print(f"bench_real: the run failed (exit {code}): {said.strip()[-500:]}", file=sys.stderr)
-    peak = usage.ru_maxrss
     report = (
         json.loads((out / "report.json").read_text()) if (out / "report.json").is_file() else {}
     )
@@ -59,7 +64,7 @@ def run(checkout: Path, out: Path, cache: Path, updates: Path | None) -> dict:
                 r.get("seconds") or 0
             )
     return {
-        "exit": code, "wall": wall, "peak_mb": peak / 1024,
+        "exit": code, "wall": wall, "peak_mb": peak_mb,
         "requests": http.get("requests", 0),
         "downloads": sum(v for k, v in http.items() if k.endswith(":downloads")),
         "updates": len(report.get("updates") or []), "tools": tools,

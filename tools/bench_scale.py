@@ -35,7 +35,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from depbot.core.cachedir import usage  # noqa: E402
 from depbot.core.settings import Settings  # noqa: E402
+from tools.bench_real import child  # noqa: E402
 
 _SKIP_DIRS = {".git", "node_modules"}
 _MAX_FILE = 1_000_000  # bytes: bigger files are not copied into the merged checkout
@@ -75,14 +77,7 @@ def run(checkout: Path, updates: Path, out: Path, cache: Path) -> dict[str, Any]
     env = {**os.environ, **_CHILD_ENV, "DEPBOT_CACHE_DIR": str(cache)}
     argv = [sys.executable, "-m", "depbot", "triage", "-C", str(checkout), "-u", str(updates),
             "-o", str(out), "--fail-on", "never", "-q"]  # fmt: skip
-    started = time.monotonic()
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)  # this run's own peak, not the children's max
-        wall = time.monotonic() - started
-        code = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        said = err.read().decode("utf-8", "replace")
+    code, wall, peak_mb, said = child(argv, env)
     path = out / "report.json"
     if code != 0 and not path.is_file():
         print(f"bench_scale: the run failed (exit {code}): {said.strip()[-500:]}", file=sys.stderr)
@@ -90,23 +85,12 @@ def run(checkout: Path, updates: Path, out: Path, cache: Path) -> dict[str, Any]
     http = (report.get("stats") or {}).get("http") or {}
     verdicts = Counter(str(u.get("verdict")) for u in report.get("updates") or [])
     return {
-        "exit": code, "wall": wall, "peak_mb": usage.ru_maxrss / 1024,
+        "exit": code, "wall": wall, "peak_mb": peak_mb,
         "requests": http.get("requests", 0),
         "downloads": http.get("artifact:downloads", 0),
         "updates": len(report.get("updates") or []), "verdicts": dict(sorted(verdicts.items())),
-        "cache_mb": folder_bytes(cache) / 1e6,
+        "cache_mb": usage(cache).total / 1e6,  # what DEPBOT_CACHE_MAX_MB bounds
     }  # fmt: skip
-
-
-def folder_bytes(root: Path) -> int:
-    total = 0
-    for folder, _dirs, files in os.walk(root):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(folder, name)).st_size
-            except OSError:
-                pass
-    return total
 
 
 def shares(total: int, counts: dict[str, int]) -> dict[str, int]:

@@ -11,12 +11,10 @@ relative path with no ``..``.
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import tempfile
 import time
 from pathlib import Path, PurePosixPath
 
+from depbot.artifacts.unpack import made_once
 from depbot.core.cachedir import touch
 from depbot.core.errors import UpstreamError
 from depbot.core.net import Http
@@ -71,17 +69,7 @@ def read_release(
 
 
 def _keep(final: Path, name: str, data: bytes) -> Path:
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-repo-", dir=final.parent))
-    try:
+    def fill(tmp: Path) -> None:
         (tmp / name).write_bytes(data)
-        try:
-            os.rename(tmp, final)
-        except OSError:
-            if not final.is_dir():
-                raise
-            shutil.rmtree(tmp, ignore_errors=True)  # another run kept it first
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return final
+
+    return made_once(final, ".tmp-repo-", fill)

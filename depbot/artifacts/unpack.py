@@ -26,6 +26,7 @@ import tarfile
 import tempfile
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -124,9 +125,22 @@ def unpack_cached(
         touch(final)  # its last use, for the cache's eviction (core/cachedir.py)
         return final, _count_files(final)
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{hex_digest[:16]}-", dir=final.parent))
-    try:
+    count = 0
+
+    def fill(tmp: Path) -> None:
+        nonlocal count
         count = extract(archive, fmt, tmp, kind, budget)
+
+    return made_once(final, f".tmp-{hex_digest[:16]}-", fill), count
+
+
+def made_once(final: Path, prefix: str, fill: Callable[[Path], None]) -> Path:
+    """The folder ``final``, made by ``fill`` in a temporary folder beside it and renamed
+    into place; when another run renamed its own first, that one stands."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=final.parent))
+    try:
+        fill(tmp)
         try:
             os.rename(tmp, final)
         except OSError:
@@ -136,7 +150,7 @@ def unpack_cached(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return final, count
+    return final
 
 
 def extract(archive: Path, fmt: str, dest: Path, kind: tuple[str, str], budget: Budget) -> int:

@@ -52,11 +52,11 @@ def world(tmp_path: Path):
     with FakeUpstream(tmp_path / "upstream") as fake:
         env = {"GITHUB_API_URL": f"{fake.url}/github", "DEPBOT_RAW_URL": f"{fake.url}/raw",
                "DEPBOT_ALLOW_PRIVATE_HOSTS": "1", "DEPBOT_NO_CACHE": "1"}  # fmt: skip
-        yield repo, env, tmp_path
+        yield repo, env, tmp_path, fake
 
 
 def test_updates_lists_each_action_at_its_newest_tag(world):
-    repo, env, _ = world
+    repo, env, *_ = world
     got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"], env=env)
     assert got.exit_code == 0, got.output
     data = json.loads(got.stdout)
@@ -69,7 +69,7 @@ def test_updates_lists_each_action_at_its_newest_tag(world):
 
 
 def test_triage_cites_the_step_that_gives_a_removed_input(world):
-    repo, env, tmp = world
+    repo, env, tmp, _ = world
     out = tmp / "out"
     got = CliRunner().invoke(
         cli, ["triage", "-C", str(repo), "-o", str(out), "--fail-on", "never"], env=env
@@ -85,7 +85,7 @@ def test_triage_cites_the_step_that_gives_a_removed_input(world):
 
 
 def test_dependabot_yml_github_actions_entries_are_honoured(world):
-    repo, env, _ = world
+    repo, env, *_ = world
     (repo / ".github" / "dependabot.yml").write_text(
         "version: 2\nupdates:\n  - package-ecosystem: github-actions\n    directory: /\n"
         "    ignore:\n      - dependency-name: actions/setup-node\n"
@@ -99,3 +99,13 @@ def test_dependabot_yml_github_actions_entries_are_honoured(world):
     )
     got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"], env=env)
     assert json.loads(got.stdout)["updates"] == []  # no github-actions entry: none configured
+
+
+def test_the_tags_are_asked_with_the_github_token(world):
+    repo, env, _, fake = world
+    got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"],
+                             env={**env, "GITHUB_TOKEN": "ghp_tagsreader"})  # fmt: skip
+    assert got.exit_code == 0, got.output
+    asked = [r for r in fake.requests if r.path.endswith("/tags")]
+    assert asked and all(r.headers.get("authorization") == "Bearer ghp_tagsreader" for r in asked)
+    assert "ghp_tagsreader" not in got.output
