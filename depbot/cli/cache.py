@@ -13,6 +13,7 @@ _PART_WORDS = {
     "artifacts": "release archives",
     "unpacked": "unpacked releases",
     "diffs": "API diffs of release pairs",
+    "uses": "use-checks of a checkout's tree (imports, names, symbol searches)",
 }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HTTP_FILES = ("http_cache_v2.sqlite", "http_cache_v2.sqlite-wal", "http_cache_v2.sqlite-shm")
-PARTS = ("http", "artifacts", "unpacked", "diffs")
+PARTS = ("http", "artifacts", "unpacked", "diffs", "uses")
 GRACE = 3600.0  # seconds: what a run used this recently stays
 
 
@@ -93,8 +93,9 @@ def usage(root: Path) -> Usage:
     for p in sorted((root / "unpacked").glob("*")):
         if p.is_dir() and not p.name.startswith("."):
             found.entries.append(Entry(p, "unpacked", _size(p), _mtime(p)))
-    for p in sorted((root / "diffs").glob("*.json")):
-        found.entries.append(Entry(p, "diffs", _size(p), _mtime(p)))
+    for part in ("diffs", "uses"):  # derived answers: an API diff, a use-check (#30)
+        for p in sorted((root / part).glob("*.json")):
+            found.entries.append(Entry(p, part, _size(p), _mtime(p)))
     return found
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from depbot.changelogs.result import ChangelogResult
 from depbot.core.errors import UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
+from depbot.pipeline.stored_uses import StoredUses, tree_hash
 from depbot.records.api import UsedName
 from depbot.records.update import Update
 from depbot.search.code import CodeSearch, CodeSearchResult
@@ -43,6 +45,17 @@ class LiveServices:
         self._diff_lock = threading.Lock()
         self.code = CodeSearch(repo, settings)
         self.symbols = SymbolSearch(self.code)
+        self.repo = repo
+        self._stored: StoredUses | None | bool = False  # False: not looked at yet
+
+    def stored(self) -> StoredUses | None:
+        """The use-check kept for this checkout's tree, when it has one (stored_uses.py)."""
+        if self._stored is False:
+            tree = tree_hash(self.repo) if self.settings.cache_dir is not None else None
+            salt = json.dumps([self.code.scope_args(), self.settings.hit_width])
+            self._stored = (StoredUses(self.settings.cache_dir, tree, salt)  # type: ignore[arg-type]
+                            if tree else None)  # fmt: skip
+        return self._stored  # type: ignore[return-value]
 
     def fetch_changelog(self, update: Update) -> ChangelogResult:
         with self.http.call_deadline(self.settings.tool_call_seconds):
@@ -56,10 +69,14 @@ class LiveServices:
         return self.code.search_code(pattern, regex=regex, path_glob=path_glob, word=word)
 
     def where_imported(self, ecosystem: str, package: str) -> ImportReport:
-        return self.symbols.report(ecosystem, package)
+        make = lambda: self.symbols.report(ecosystem, package)  # noqa: E731
+        kept = self.stored()
+        return make() if kept is None else kept.report((ecosystem, package.lower()), make)
 
     def search_symbol(self, query: SymbolQuery) -> SymbolResult:
-        return self.symbols.search(query)
+        make = lambda: self.symbols.search(query)  # noqa: E731
+        kept = self.stored()
+        return make() if kept is None else kept.symbols((repr(query),), make)
 
     def import_names(self, ecosystem: str, package: str) -> list[str]:
         return self.symbols.import_names(ecosystem, package)
@@ -71,13 +88,20 @@ class LiveServices:
         """The identifiers of the Python files that import ``package`` (npm: none needed)."""
         if ecosystems.get(ecosystem).language != "python":
             return set()
-        names: set[str] = set()
-        for path in self.symbols.report(ecosystem, package).files:
-            names.update(self.symbols.py_facts(path).uses)
-        return names
+
+        def make() -> set[str]:
+            names: set[str] = set()
+            for path in self.symbols.report(ecosystem, package).files:
+                names.update(self.symbols.py_facts(path).uses)
+            return names
+
+        kept = self.stored()
+        return make() if kept is None else kept.names((ecosystem, package.lower()), make)
 
     def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
-        return self.symbols.used_names(ecosystem, package)
+        make = lambda: self.symbols.used_names(ecosystem, package)  # noqa: E731
+        kept = self.stored()
+        return make() if kept is None else kept.used((ecosystem, package.lower()), make)
 
     def api_diff(self, update: Update) -> ReleaseDiff:
         """Both releases fetched and diffed, once per (package, from, to) in this run; the
