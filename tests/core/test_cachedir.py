@@ -35,10 +35,12 @@ def fill(root: Path) -> dict[str, Path]:
 
 def test_usage_counts_every_part(tmp_path):
     fill(tmp_path)
+    (tmp_path / "uses").mkdir()
+    (tmp_path / "uses" / "k.json").write_bytes(b"x" * MB)  # a kept use-check (#30)
     found = usage(tmp_path)
-    assert found.total == 8 * MB
+    assert found.total == 9 * MB
     assert found.by_part() == {"http": (1, 2 * MB), "artifacts": (3, 3 * MB),
-                               "unpacked": (3, 3 * MB), "diffs": (0, 0)}  # fmt: skip
+                               "unpacked": (3, 3 * MB), "diffs": (0, 0), "uses": (1, MB)}  # fmt: skip
 
 
 def test_eviction_removes_the_least_recently_used_first(tmp_path):
