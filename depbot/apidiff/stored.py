@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from depbot.core.atomicio import atomic_write_json
+from depbot.core.sourcehash import source_hash
 from depbot.records.api import ApiChange, ApiDiff, Deprecation
 
 FOLDER = "diffs"
@@ -27,13 +28,9 @@ _PACKAGE = Path(__file__).resolve().parents[1]  # depbot/
 def model_version() -> str:
     """A hash of the source of the API model (apidiff, the ecosystems' api packages, the
     records it writes): what a stored diff must have been made by."""
-    h = hashlib.sha256()
-    files = sorted([*(_PACKAGE / "apidiff").glob("*.py"), *(_PACKAGE / "ecosystems").rglob("*.py"),
-                    _PACKAGE / "records" / "api.py"])  # fmt: skip
-    for f in files:
-        h.update(f.relative_to(_PACKAGE).as_posix().encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    return source_hash(_PACKAGE, [*(_PACKAGE / "apidiff").glob("*.py"),
+                                  *(_PACKAGE / "ecosystems").rglob("*.py"),
+                                  _PACKAGE / "records" / "api.py"])  # fmt: skip
 
 
 def key(ecosystem: str, old_root: Path, new_root: Path,

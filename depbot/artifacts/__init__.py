@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 
 from depbot import ecosystems
 from depbot.artifacts.download import DownloadError, obtain
-from depbot.artifacts.repofiles import read_release
+from depbot.artifacts.repofiles import RepoFileError, read_release
 from depbot.artifacts.select import Choice, NoArtifact, choose
 from depbot.artifacts.unpack import Budget, UnpackError, archive_format, unpack_cached
 from depbot.core.errors import UpstreamError
@@ -113,12 +113,12 @@ def _from_repository(
     if not ref or not paths:
         return Problem(f"{package} {version}: no tag of {repo} names this version")
     try:
-        got = read_release(http, settings, cache_root(settings), label, repo, ref, paths, clock)
+        folder = read_release(http, settings, cache_root(settings), label, repo, ref, paths, clock)
+    except RepoFileError as exc:
+        return Problem(exc.reason, exc.kind)
     except OSError as exc:  # the cache folder: disk full, permissions
         return Problem(f"{label}: could not write the cache ({exc.strerror or exc})")
-    if got[0] is None:
-        return Problem(str(got[1]), str(got[2]))
-    return ReleaseFiles(got[0], label, int(got[1]))  # type: ignore[arg-type]
+    return ReleaseFiles(folder, label, 1)  # one metadata file
 
 
 def _tick(clock: dict[str, float], stage: str, since: float) -> float:

@@ -24,6 +24,15 @@ from depbot.github.client import GitHubClient
 MAX_BYTES = 256_000  # an action's metadata is a few kB; a bigger one is not its metadata
 
 
+class RepoFileError(Exception):
+    """Why a release's files could not be had, in one line, with the UpstreamError kind
+    ("" when no upstream failed)."""
+
+    def __init__(self, reason: str, kind: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.kind = reason, kind
+
+
 def _safe(path: str) -> bool:
     p = PurePosixPath(path)
     return bool(path) and not p.is_absolute() and ".." not in p.parts and "\\" not in path
@@ -38,16 +47,15 @@ def read_release(
     ref: str,
     paths: tuple[str, ...],
     clock: dict[str, float],
-) -> tuple[Path, int] | tuple[None, str, str]:
-    """(the folder holding the first of ``paths`` found at ``ref``, 1), or (None, why, the
-    UpstreamError kind or "")."""
+) -> Path:
+    """The folder holding the first of ``paths`` found at ``ref``; raises ``RepoFileError``."""
     if not all(_safe(p) for p in paths):
-        return None, f"{label}: refused a file path outside the repository", "refused"
+        raise RepoFileError(f"{label}: refused a file path outside the repository", "refused")
     key = hashlib.sha256("\n".join([repo.lower(), ref, *paths]).encode()).hexdigest()
     final = root / "unpacked" / f"repo-{key}"
     if final.is_dir():
         touch(final)
-        return final, 1
+        return final
     immutable = len(ref) == 40 and all(c in "0123456789abcdef" for c in ref.lower())
     client = GitHubClient(settings, http)
     started = time.perf_counter()
@@ -58,14 +66,16 @@ def read_release(
             except UpstreamError as exc:
                 if exc.kind == "not_found":
                     continue
-                return None, f"{label}: {path} could not be read ({exc})", exc.kind
+                raise RepoFileError(
+                    f"{label}: {path} could not be read ({exc})", exc.kind
+                ) from None
             data = text.encode("utf-8")
             if len(data) > MAX_BYTES:
-                return None, f"{label}: {path} is over {MAX_BYTES // 1000} kB; not read", ""
-            return _keep(final, PurePosixPath(path).name, data), 1
+                raise RepoFileError(f"{label}: {path} is over {MAX_BYTES // 1000} kB; not read")
+            return _keep(final, PurePosixPath(path).name, data)
     finally:
         clock["download"] = clock.get("download", 0.0) + time.perf_counter() - started
-    return None, f"{label}: no {' or '.join(paths)} in {repo} at {ref[:12]}", ""
+    raise RepoFileError(f"{label}: no {' or '.join(paths)} in {repo} at {ref[:12]}")
 
 
 def _keep(final: Path, name: str, data: bytes) -> Path:

@@ -354,19 +354,23 @@ _IS_NOW = re.compile(r"(?<=`)\s+(?:is|are)\s+now\s+(?:called\s+|named\s+)?(?=`)"
 _API_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\((?:\.\.\.|…)?\))?$")
 
 
+def _renamed_in_words(sentence: str, spans: list[Span]) -> re.Match[str] | None:
+    """The "is now" of "`a.b` is now `a.c.b`" when the spans before it and the one after it
+    are all API paths; None otherwise."""
+    said = _IS_NOW.search(sentence)
+    if said is None:
+        return None
+    before = [x for x in spans if x.start < said.start()]
+    after = [x for x in spans if x.start >= said.end()][:1]
+    paths = before and after and all(_API_PATH.match(x.text.strip()) for x in before + after)
+    return said if paths else None
+
+
 def _renamed_by_arrow(
     sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]
 ) -> bool:
     """The names before a rename arrow are gone (searched), those after it replace them."""
-    arrow = _RENAME_ARROW.search(sentence)
-    if arrow is None:
-        arrow = _IS_NOW.search(sentence)
-        after = [x for x in spans if arrow is not None and x.start >= arrow.end()]
-        before = [x for x in spans if arrow is not None and x.start < arrow.start()]
-        if not (
-            after and before and all(_API_PATH.match(x.text.strip()) for x in (*before, after[0]))
-        ):
-            return False
+    arrow = _RENAME_ARROW.search(sentence) or _renamed_in_words(sentence, spans)
     if not arrow or not spans or spans[0].start > arrow.start():
         return False
     if not any(s.start >= arrow.end() for s in spans):

@@ -46,16 +46,19 @@ class LiveServices:
         self.code = CodeSearch(repo, settings)
         self.symbols = SymbolSearch(self.code)
         self.repo = repo
-        self._stored: StoredUses | None | bool = False  # False: not looked at yet
+        self._stored: StoredUses | None = None
+        self._stored_looked = False  # whether the checkout's tree was looked at
 
     def stored(self) -> StoredUses | None:
         """The use-check kept for this checkout's tree, when it has one (stored_uses.py)."""
-        if self._stored is False:
-            tree = tree_hash(self.repo) if self.settings.cache_dir is not None else None
-            salt = json.dumps([self.code.scope_args(), self.settings.hit_width])
-            self._stored = (StoredUses(self.settings.cache_dir, tree, salt)  # type: ignore[arg-type]
-                            if tree else None)  # fmt: skip
-        return self._stored  # type: ignore[return-value]
+        cache = self.settings.cache_dir
+        if not self._stored_looked:
+            tree = tree_hash(self.repo) if cache is not None else None
+            if cache is not None and tree:
+                salt = json.dumps([self.code.scope_args(), self.settings.hit_width])
+                self._stored = StoredUses(cache, tree, salt)
+            self._stored_looked = True
+        return self._stored
 
     def fetch_changelog(self, update: Update) -> ChangelogResult:
         with self.http.call_deadline(self.settings.tool_call_seconds):

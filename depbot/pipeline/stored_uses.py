@@ -15,17 +15,20 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from depbot.core.atomicio import atomic_write_json
+from depbot.core.sourcehash import source_hash
 from depbot.records.api import UsedName
 from depbot.search.sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
 
 FOLDER = "uses"
+T = TypeVar("T")
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
@@ -54,13 +57,9 @@ def tree_hash(repo: Path) -> str | None:
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """A hash of the code that answers these questions (search, symbols, the ecosystems)."""
-    h = hashlib.sha256()
-    files = sorted([*(_PACKAGE / "search").glob("*.py"), *(_PACKAGE / "symbols").glob("*.py"),
-                    *(_PACKAGE / "ecosystems").rglob("*.py")])  # fmt: skip
-    for f in files:
-        h.update(f.relative_to(_PACKAGE).as_posix().encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    return source_hash(_PACKAGE, [*(_PACKAGE / "search").glob("*.py"),
+                                  *(_PACKAGE / "symbols").glob("*.py"),
+                                  *(_PACKAGE / "ecosystems").rglob("*.py")])  # fmt: skip
 
 
 class StoredUses:
@@ -70,68 +69,60 @@ class StoredUses:
         self.folder = Path(cache_dir) / FOLDER
         self.base = "\n".join([tree, code_version(), salt])
 
-    def _path(self, *question: str) -> Path:
+    def _kept(
+        self,
+        question: tuple[str, ...],
+        make: Callable[[], T],
+        encode: Callable[[T], Any],
+        decode: Callable[[Any], T],
+    ) -> T:
+        """The kept answer to ``question`` (``decode`` of its JSON), else ``make()`` kept as
+        ``encode`` gives it; an entry that does not decode is a miss."""
         key = hashlib.sha256("\n".join([self.base, *question]).encode()).hexdigest()
-        return self.folder / f"{key}.json"
-
-    def _load(self, path: Path) -> Any:
+        path = self.folder / f"{key}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            path.touch()  # its last use, for the cache's eviction
-            return data
-        except (OSError, ValueError, RecursionError):
-            return None
-
-    def _save(self, path: Path, data: Any) -> None:
+            answer = decode(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, RecursionError, TypeError, KeyError, AttributeError):
+            pass
+        else:
+            try:
+                path.touch()  # its last use, for the cache's eviction
+            except OSError:
+                pass
+            return answer
+        answer = make()
         try:
-            atomic_write_json(path, data)
+            atomic_write_json(path, encode(answer))
         except OSError:
             pass  # a cache that cannot be written is no cache
+        return answer
 
-    def report(self, question: tuple[str, ...], make: Any) -> ImportReport:
-        path = self._path("report", *question)
-        data = self._load(path)
-        try:
-            if data is not None:
-                sites = [ImportSite(**s) for s in data.pop("sites")]
-                skipped = [tuple(x) for x in data.pop("skipped")]
-                return ImportReport(**data, sites=sites, skipped=skipped)  # type: ignore[arg-type]
-        except (TypeError, KeyError, AttributeError):
-            pass
-        got = make()
-        self._save(path, asdict(got))
-        return got
+    def report(self, question: tuple[str, ...], make: Callable[[], ImportReport]) -> ImportReport:
+        return self._kept(("report", *question), make, asdict, _report)
 
-    def symbols(self, question: tuple[str, ...], make: Any) -> SymbolResult:
-        path = self._path("symbol", *question)
-        data = self._load(path)
-        try:
-            if data is not None:
-                hits = [SymbolHit(**h) for h in data.pop("hits")]
-                return SymbolResult(**data, hits=hits)
-        except (TypeError, KeyError, AttributeError):
-            pass
-        got = make()
-        self._save(path, asdict(got))
-        return got
+    def symbols(self, question: tuple[str, ...], make: Callable[[], SymbolResult]) -> SymbolResult:
+        return self._kept(("symbol", *question), make, asdict, _symbols)
 
-    def used(self, question: tuple[str, ...], make: Any) -> list[UsedName]:
-        path = self._path("used", *question)
-        data = self._load(path)
-        try:
-            if isinstance(data, list):
-                return [UsedName(**u) for u in data]
-        except (TypeError, AttributeError):
-            pass
-        got = make()
-        self._save(path, [asdict(u) for u in got])
-        return got
+    def used(self, question: tuple[str, ...], make: Callable[[], list[UsedName]]) -> list[UsedName]:
+        return self._kept(("used", *question), make, lambda got: [asdict(u) for u in got],
+                          lambda data: [UsedName(**u) for u in data])  # fmt: skip
 
-    def names(self, question: tuple[str, ...], make: Any) -> set[str]:
-        path = self._path("names", *question)
-        data = self._load(path)
-        if isinstance(data, list) and all(isinstance(n, str) for n in data):
-            return set(data)
-        got = make()
-        self._save(path, sorted(got))
-        return got
+    def names(self, question: tuple[str, ...], make: Callable[[], set[str]]) -> set[str]:
+        return self._kept(("names", *question), make, sorted, _names)
+
+
+def _report(data: dict[str, Any]) -> ImportReport:
+    sites = [ImportSite(**s) for s in data.pop("sites")]
+    skipped = [(str(path), int(size)) for path, size in data.pop("skipped")]
+    return ImportReport(**data, sites=sites, skipped=skipped)
+
+
+def _symbols(data: dict[str, Any]) -> SymbolResult:
+    hits = [SymbolHit(**h) for h in data.pop("hits")]
+    return SymbolResult(**data, hits=hits)
+
+
+def _names(data: Any) -> set[str]:
+    if not isinstance(data, list) or not all(isinstance(n, str) for n in data):
+        raise TypeError("not a list of names")
+    return set(data)

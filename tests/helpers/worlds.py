@@ -130,3 +130,30 @@ def many_updates_world(tmp_path: Path) -> World:
         for i in range(N_MANY)
     ]
     return World(repo, upstream, updates)
+
+
+def removed_function_world(tmp_path: Path) -> World:
+    """One pip update, lib 1.0.0 → 2.0.0, whose released code removes ``old()``, which the
+    checkout calls; no notes (the fake GitHub has none)."""
+    repo, upstream = tmp_path / "repo", tmp_path / "upstream"
+    write_tree(repo, {"requirements.txt": "lib==1.0.0\n", "app.py": "import lib\nlib.old()\n"})
+    meta = {"repository": "https://github.com/example/lib", "versions": ["1.0.0", "2.0.0"]}
+    write_tree(upstream / "pip" / "lib", {
+        "meta.json": json.dumps(meta),
+        "dist/1.0.0/lib/__init__.py": "def old():\n    pass\n",
+        "dist/2.0.0/lib/__init__.py": "def new():\n    pass\n",
+    })  # fmt: skip
+    updates = [Update("pip", "lib", "1.0.0", "2.0.0", manifest="requirements.txt")]
+    return World(repo, upstream, updates, [])
+
+
+def triage_cached(tmp_path: Path, w: World, out: str) -> Any:
+    """``triage`` of the world with the rules model, its cache in ``tmp_path/cache`` (kept
+    from one call to the next), its output in ``tmp_path/out``."""
+    from depbot.models.rules import RulesModel
+    from depbot.pipeline.run import triage
+
+    with w.serve() as up:
+        settings = settings_for(up, cache_dir=tmp_path / "cache")
+        return triage(settings, repo=w.repo, updates=w.updates, model=RulesModel(),
+                      out_dir=tmp_path / out)  # fmt: skip

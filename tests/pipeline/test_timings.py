@@ -9,35 +9,16 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from depbot.cli.main import cli
-from depbot.models.rules import RulesModel
-from depbot.pipeline.run import triage
-from depbot.records.update import Update
-from tests.helpers.worlds import World, settings_for, write_tree
+from tests.helpers.worlds import World, removed_function_world, triage_cached
 
 
 def world(tmp_path: Path) -> World:
-    repo, upstream = tmp_path / "repo", tmp_path / "upstream"
-    write_tree(repo, {"requirements.txt": "lib==1.0.0\n", "app.py": "import lib\nlib.old()\n"})
-    meta = {"repository": "https://github.com/example/lib", "versions": ["1.0.0", "2.0.0"]}
-    write_tree(upstream / "pip" / "lib", {
-        "meta.json": json.dumps(meta),
-        "dist/1.0.0/lib/__init__.py": "def old():\n    pass\n",
-        "dist/2.0.0/lib/__init__.py": "def new():\n    pass\n",
-    })  # fmt: skip
-    updates = [Update("pip", "lib", "1.0.0", "2.0.0", manifest="requirements.txt")]
-    return World(repo, upstream, updates, [])
-
-
-def run(tmp_path: Path, w: World, out: str):
-    with w.serve() as up:
-        settings = settings_for(up, cache_dir=tmp_path / "cache")
-        return triage(settings, repo=w.repo, updates=w.updates, model=RulesModel(),
-                      out_dir=tmp_path / out)  # fmt: skip
+    return removed_function_world(tmp_path)
 
 
 def test_each_stage_of_the_api_diff_is_timed_in_the_report_and_the_trace(tmp_path):
     w = world(tmp_path)
-    result = run(tmp_path, w, "cold")
+    result = triage_cached(tmp_path, w, "cold")
     assert result.verdicts[0].verdict == "affected"
     timings = json.loads((tmp_path / "cold" / "report.json").read_text())["stats"]["timings"]
     stages = timings["stages"]
@@ -54,10 +35,10 @@ def test_each_stage_of_the_api_diff_is_timed_in_the_report_and_the_trace(tmp_pat
 
 def test_a_warm_rerun_reads_the_stored_diff_and_downloads_nothing(tmp_path):
     w = world(tmp_path)
-    run(tmp_path, w, "cold")
+    triage_cached(tmp_path, w, "cold")
     cold = json.loads((tmp_path / "cold" / "report.json").read_text())["stats"]["http"]
     assert cold.get("artifact:downloads") == 2, cold
-    run(tmp_path, w, "warm")
+    triage_cached(tmp_path, w, "warm")
     report = json.loads((tmp_path / "warm" / "report.json").read_text())
     assert report["updates"][0]["verdict"] == "affected"
     assert report["stats"]["http"].get("artifact:downloads", 0) == 0, report["stats"]["http"]
