@@ -403,6 +403,9 @@ def used_names_entry(used: Fates, fence: Fence, artifact: str) -> dict[str, Any]
     if used.unresolved:
         text = "\n".join(f.line() for f in used.unresolved[:12])
         entry["unresolved"] = fence(text, artifact or "artifact", 2000)
+    if used.undeclared:
+        text = "\n".join(f.line() for f in used.undeclared[:12])
+        entry["undeclared"] = fence(text, artifact or "artifact", 2000)
     return entry
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from depbot import ecosystems
 from depbot.agent.integrity import Rejected, check_conclusion
 from depbot.agent.ledger import ApiFact, HitFact, Ledger, SearchFact, SectionFact
 from depbot.agent.observations import (
@@ -447,7 +448,11 @@ class Toolbox:
             return api_observation(did, update, got, [], list(got.problems), self._fence)
         # a clean diff needs both releases compared whole (a cut or unloadable one is not)
         # and every name this code takes from the package found in the old release's API
-        used = fates(got.diff, self.services.used_names(update.ecosystem, update.package))
+        used = fates(
+            got.diff,
+            self.services.used_names(update.ecosystem, update.package),
+            whole=ecosystems.get(update.ecosystem).whole_interface,
+        )
         whole = not got.diff.stats.get("incomplete") and used.complete
         self.ledger.record_api_diff(update.package, had=whole, fates=used)
         report, answers, notes = checked_uses(self.services, update, got.diff)

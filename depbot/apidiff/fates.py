@@ -5,7 +5,10 @@ A diff backs ``not_affected`` only when each name the checkout takes from the pa
 new one: ``present``, ``changed`` (a change is listed at it or under it), ``removed``,
 ``moved``, ``deprecated``. A name the old side does not have is ``unresolved``: the model
 cannot see that part of the package (a re-export from another package, types kept
-elsewhere, a name made at run time), so the diff is incomplete, and says which names.
+elsewhere, a name made at run time), so the diff is incomplete, and says which names;
+except where the model reads the whole interface (``whole``: an action's ``action.yml``
+declares every input and output), where such a name is ``undeclared``: the code passes
+what neither release knows (ignored before and after; the code's own error, said).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass, field
 
 from depbot.records.api import ApiChange, ApiDiff, UsedName
 
-FATES = ("present", "changed", "removed", "moved", "deprecated", "unresolved")
+FATES = ("present", "changed", "removed", "moved", "deprecated", "undeclared", "unresolved")
 _CONTAINERS = ("module", "class", "cjs")
 _GONE = ("removed", "export_removed", "default_removed", "subpath_closed", "subpath_removed",
          "input_removed", "output_removed")  # fmt: skip
@@ -46,6 +49,10 @@ class Fates:
     @property
     def unresolved(self) -> tuple[Fate, ...]:
         return tuple(f for f in self.fates if f.fate == "unresolved")
+
+    @property
+    def undeclared(self) -> tuple[Fate, ...]:
+        return tuple(f for f in self.fates if f.fate == "undeclared")
 
     @property
     def complete(self) -> bool:
@@ -137,8 +144,10 @@ def _fate_of(found: str, change: ApiChange | None, diff: ApiDiff) -> tuple[str, 
     return "unresolved", "not in the new release's names, and no change lists it"
 
 
-def fates(diff: ApiDiff, used: list[UsedName]) -> Fates:
-    """The fate of each used name (``unresolved`` for all when the model lists no names)."""
+def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
+    """The fate of each used name (``unresolved`` for all when the model lists no names);
+    ``whole``: the old release's names are its whole interface (a name not among them is
+    ``undeclared``, not unseen)."""
     out: list[Fate] = []
     old = diff.old_api
     for u in used:
@@ -147,6 +156,9 @@ def fates(diff: ApiDiff, used: list[UsedName]) -> Fates:
             out.append(Fate(u.name, "unresolved", "", "the API model lists no names", place, u))
             continue
         found, why = _find(u.name, old)
+        if not found and whole and old:
+            out.append(Fate(u.name, "undeclared", "", "neither release declares it", place, u))
+            continue
         if not found:
             out.append(Fate(u.name, "unresolved", "", why, place, u))
             continue

@@ -129,6 +129,8 @@ BEHAVIOUR = re.compile(
     | \bis\s+now\s+(case[- ]sensitive|strict|lazy|keyword[- ]only)\b
     | \b(change|update|fix)(s|d)?\s+(the\s+)?return\s+type\s+(of|for)\b
     | \breturns?\s+[\w`.]+\s+as\s+[\w`.]+\s+(not|instead\s+of|rather\s+than)\b
+    | \bto\s+(keep|preserve|restore|retain|get\s+back)\s+the\s+(old|previous|former|prior|legacy)
+        \s+behaviou?r\b   # "set `x` to keep the old behaviour": what happens by default changed
     """
 )
 

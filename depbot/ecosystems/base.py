@@ -38,6 +38,10 @@ class Ecosystem(Protocol):
     range_syntax: str  # how its version ranges are called: "a PEP 440 version specifier"
     name_noun: str  # what a package name of it is called: "a pip distribution name"
     requirements_folder: str | None  # a manifests folder Dependabot reads from its parent
+    # whether the API model reads the package's whole interface (an action's action.yml
+    # declares every input): a used name the old release lacks is then the code's own error,
+    # not a part of the package the model could not see (apidiff/fates.py)
+    whole_interface: bool
 
     def is_manifest(self, path: Path) -> bool:
         """Whether the checkout's file ``path`` is a manifest of this ecosystem."""

@@ -263,6 +263,7 @@ class ApiResult:
     names_resolved: int = 0  # of those, the ones found in the old release's API
     why_not: str = ""  # why the released code could not be compared (fenced)
     deprecated: tuple[Finding, ...] = ()  # deprecations (a runtime moved) this code meets
+    undeclared: str = ""  # the used names neither release declares (fenced lines), if any
 
     @classmethod
     def read(cls, d: JSON) -> ApiResult:
@@ -276,6 +277,7 @@ class ApiResult:
             int(used.get("resolved", 0)),
             str(d.get("not_compared") or ""),
             tuple(Finding.read(f) for f in d.get("deprecated") or []),
+            str(used.get("undeclared") or ""),
         )
 
 

@@ -87,9 +87,20 @@ def with_api(st: State, base: Conclusion) -> Conclusion:
     if api is not None and compared:
         said = "; ".join(dict.fromkeys(_summary(f) for f in api.deprecated[:3]))
         said = f"; said, not a break: {said}" if said else ""
+        said += _undeclared(api)
         base = replace(base, reason=f"{base.reason}; the released code's {api.changes_in_diff} "
                                     f"API change(s) touch no strong use here{said}"[:600])  # fmt: skip
     return base
+
+
+def _undeclared(api: ApiResult) -> str:
+    """What the reason says of used names neither release declares (``""`` when none)."""
+    lines = [ln.split(":", 1)[0].strip() for ln in unfence(api.undeclared).splitlines()]
+    names = [n for n in lines if n]
+    if not names:
+        return ""
+    return (f"; this code passes {', '.join(f'`{n}`' for n in names[:4])}, which neither "
+            "release declares: ignored before and after the update (check the name)")  # fmt: skip
 
 
 def _summary(f: Finding) -> str:

@@ -99,3 +99,22 @@ def test_members_of_a_default_import_are_exports_only_of_a_commonjs_package(tmp_
                 type="module", exports="./index.mjs")  # fmt: skip
     diff = diff_releases("npm", esm, esm2)
     assert _fates(diff, ["lib:default.a"]) == {"lib:default.a": "present"}  # the value's fate
+
+
+def test_an_input_neither_action_declares_is_undeclared_not_unseen(tmp_path: Path):
+    # an action's action.yml is its whole interface: a `with:` key the old release does not
+    # declare is the workflow's own error (ignored before and after), not a part of the
+    # action the model could not see; without `whole` the same name stays unresolved
+    old = _release(tmp_path / "old", {"action.yml": "inputs:\n  days: {default: '30'}\n"
+                                                    "runs: {using: node16, main: a.js}\n"})  # fmt: skip
+    new = _release(tmp_path / "new", {"action.yml": "inputs:\n  days: {default: '30'}\n"
+                                                    "runs: {using: node24, main: a.js}\n"})  # fmt: skip
+    diff = diff_releases("github_actions", old, new)
+    used = [UsedName("inputs.days", "ci.yml", 3), UsedName("inputs.lock-days", "ci.yml", 4)]
+    whole = fates(diff, used, whole=True)
+    assert {f.name: f.fate for f in whole.fates} == {
+        "inputs.days": "present", "inputs.lock-days": "undeclared"}  # fmt: skip
+    assert whole.complete and [f.name for f in whole.undeclared] == ["inputs.lock-days"]
+    seen = fates(diff, used)
+    assert {f.name: f.fate for f in seen.fates}["inputs.lock-days"] == "unresolved"
+    assert not seen.complete

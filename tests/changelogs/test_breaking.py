@@ -83,6 +83,16 @@ def test_behaviour_changes_and_future_removals_name_nothing(text):
     assert cands(text) == []
 
 
+def test_keeping_the_old_behaviour_by_setting_an_option_is_a_behaviour_change():
+    # what happens by default changed: no name is gone, but code that leaves the option out
+    # now gets the new behaviour (an item no search can clear)
+    from depbot.changelogs.wording import behaviour_change
+
+    assert behaviour_change("Discussions are also processed by default, set the `process-only` "
+                            "input parameter to preserve the old behavior")  # fmt: skip
+    assert not behaviour_change("Set `retries` to 3 in the old config file.")
+
+
 def test_replacements_are_kept_apart():
     found, new = extract_candidates(
         "`contextfilter` is replaced by `pass_context`; `evalcontextfilter` by `pass_eval_context`.",

@@ -43,6 +43,7 @@ class GitHubActions:
     range_syntax = "an npm-style range of action versions"
     name_noun = "an action (owner/repo or owner/repo/path)"
     requirements_folder = ".github/workflows"  # Dependabot reads it for the directory "/"
+    whole_interface = True  # action.yml declares every input and output
 
     def is_manifest(self, path: Path) -> bool:
         from depbot.ecosystems.github_actions import manifests

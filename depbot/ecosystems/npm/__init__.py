@@ -47,6 +47,7 @@ class Npm:
     range_syntax = "an npm range"
     name_noun = "an npm package name"
     requirements_folder = None
+    whole_interface = False
 
     def is_manifest(self, path: Path) -> bool:
         from depbot.ecosystems.npm import manifests  # its readers load only when a scan runs

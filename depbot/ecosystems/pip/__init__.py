@@ -35,6 +35,7 @@ class Pip:
     url_setting = "pypi_url"
     range_syntax = "a PEP 440 version specifier"
     name_noun = "a pip distribution name"
+    whole_interface = False
     requirements_folder = "requirements"  # Dependabot reads requirements/*.txt from the parent
 
     def is_manifest(self, path: Path) -> bool:

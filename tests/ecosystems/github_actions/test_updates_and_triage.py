@@ -109,3 +109,47 @@ def test_the_tags_are_asked_with_the_github_token(world):
     asked = [r for r in fake.requests if r.path.endswith("/tags")]
     assert asked and all(r.headers.get("authorization") == "Bearer ghp_tagsreader" for r in asked)
     assert "ghp_tagsreader" not in got.output
+
+
+LOCK = """\
+name: lock
+on: {schedule: [{cron: '0 0 * * *'}]}
+jobs:
+  lock:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: acme/lock-threads@v3
+        with:
+          issue-lock-inactive-days: 90
+"""
+LOCK_ACTION = (
+    "inputs:\n  issue-inactive-days: {default: '365'}\nruns: {using: node12, main: a.js}\n"
+)
+
+
+def test_a_default_behaviour_change_and_an_input_neither_release_declares(tmp_path: Path):
+    # the notes change what the action does by default (a behaviour no API diff shows), and
+    # the step passes an input the old action already renamed: unknown, saying both
+    repo, up = tmp_path / "repo", tmp_path / "upstream" / "github_actions"
+    write_tree(repo, {".github/workflows/lock.yml": LOCK})
+    write_tree(up / "acme" / "lock-threads", {
+        "dist/3/action.yml": LOCK_ACTION,
+        "dist/5.0.0/action.yml": LOCK_ACTION.replace("node12", "node20"),
+        "releases.json": json.dumps([{"tag_name": "v5.0.0", "body": "### BREAKING CHANGES\n\n"
+            "* Discussions are also processed by default; set the `process-only` input "
+            "parameter to keep the old behavior\n* the action now requires Node.js 20\n"}]),
+    })  # fmt: skip
+    with FakeUpstream(tmp_path / "upstream") as fake:
+        env = {"GITHUB_API_URL": f"{fake.url}/github", "DEPBOT_RAW_URL": f"{fake.url}/raw",
+               "DEPBOT_ALLOW_PRIVATE_HOSTS": "1", "DEPBOT_NO_CACHE": "1"}  # fmt: skip
+        out = tmp_path / "out"
+        got = CliRunner().invoke(
+            cli, ["triage", "-C", str(repo), "-o", str(out), "--fail-on", "never"], env=env
+        )
+    assert got.exit_code == 0, got.output
+    (u,) = json.loads((out / "report.json").read_text())["updates"]
+    assert (u["package"], u["verdict"]) == ("acme/lock-threads", "unknown")
+    assert "Discussions are also processed by default" in u["reason"]
+    assert "`inputs.issue-lock-inactive-days`, which neither release declares" in u["reason"]
+    names = {n["name"]: n["fate"] for n in u["accounting"]["names"]}
+    assert names == {"inputs.issue-lock-inactive-days": "undeclared"}
