@@ -35,6 +35,12 @@ CHECKOUT_4 = "inputs:\n  token: {default: x}\nruns: {using: node20, main: a.js}\
 NODE = "inputs:\n  node-version: {}\nruns: {using: node16, main: a.js}\n"
 
 
+def _env(fake: FakeUpstream) -> dict[str, str]:
+    """depbot pointed at the loopback GitHub (no cache)."""
+    return {"GITHUB_API_URL": f"{fake.url}/github", "DEPBOT_RAW_URL": f"{fake.url}/raw",
+            "DEPBOT_ALLOW_PRIVATE_HOSTS": "1", "DEPBOT_NO_CACHE": "1"}  # fmt: skip
+
+
 @pytest.fixture
 def world(tmp_path: Path):
     repo, up = tmp_path / "repo", tmp_path / "upstream" / "github_actions"
@@ -50,8 +56,7 @@ def world(tmp_path: Path):
     })  # fmt: skip
     write_tree(up / "actions" / "cache", {"dist/4/action.yml": NODE, "dist/4.0.2/action.yml": NODE})
     with FakeUpstream(tmp_path / "upstream") as fake:
-        env = {"GITHUB_API_URL": f"{fake.url}/github", "DEPBOT_RAW_URL": f"{fake.url}/raw",
-               "DEPBOT_ALLOW_PRIVATE_HOSTS": "1", "DEPBOT_NO_CACHE": "1"}  # fmt: skip
+        env = _env(fake)
         yield repo, env, tmp_path, fake
 
 
@@ -140,8 +145,7 @@ def test_a_default_behaviour_change_and_an_input_neither_release_declares(tmp_pa
             "parameter to keep the old behavior\n* the action now requires Node.js 20\n"}]),
     })  # fmt: skip
     with FakeUpstream(tmp_path / "upstream") as fake:
-        env = {"GITHUB_API_URL": f"{fake.url}/github", "DEPBOT_RAW_URL": f"{fake.url}/raw",
-               "DEPBOT_ALLOW_PRIVATE_HOSTS": "1", "DEPBOT_NO_CACHE": "1"}  # fmt: skip
+        env = _env(fake)
         out = tmp_path / "out"
         got = CliRunner().invoke(
             cli, ["triage", "-C", str(repo), "-o", str(out), "--fail-on", "never"], env=env
