@@ -129,7 +129,8 @@ def extract_candidates(
     cands = _package_candidates(text, package)
     news: list[str] = []
     for sentence in sentences(text):
-        cands.extend(_sentence_candidates(_unmarked(sentence), scope, news))
+        rest = _unmarked(sentence)  # a leading "[BREAKING]" says what "(breaking change)" does
+        cands.extend(_sentence_candidates(rest, scope, news, marked=rest != sentence))
     cands.extend(_old_code_subpaths(old_code))
     # "`f` passes self to its key function. A custom `key` given to `f` …": the item says
     # which calls of `f` it reaches; its other sentences about `f` do not widen that
@@ -160,7 +161,9 @@ def _package_candidates(text: str, package: str) -> list[Candidate]:
     return cands
 
 
-def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[Candidate]:
+def _sentence_candidates(
+    sentence: str, scope: _Scope, news: list[str], *, marked: bool = False
+) -> list[Candidate]:
     """The candidates of one sentence; the replacement names it mentions go to ``news``.
 
     A rename list, a dropped configuration or a name moved to another package is read
@@ -186,7 +189,7 @@ def _sentence_candidates(sentence: str, scope: _Scope, news: list[str]) -> list[
     cands += [c for c in found if not (c.kind == "name" and c.symbol in weighed)] + kinds
     if not cands:  # "a custom `key` given to `f` is now …": only the calls passing it
         cands.extend(conditional_candidates(sentence))
-    if not cands and (behaviour_change(sentence) or SAID_BREAKING.search(sentence)):
+    if not cands and (behaviour_change(sentence) or marked or SAID_BREAKING.search(sentence)):
         cands.extend(behaviour_candidates(sentence, spans))
     return cands
 

@@ -3,7 +3,7 @@
 ``import … from``, ``import 'm'``, TypeScript ``import type`` and ``import x = require('m')``,
 ``export … from``, ``require('m')`` (a plain ``require`` call with a literal first argument,
 bound by ``const x =``, ``const {a, b: c} =``, ``x =``, member ``require('m').y``) and dynamic
-``import('m')``. Only real syntax counts: the keyword of a comment, a string, a template or
+``import('m')`` (bound the same ways, or by the parameter of ``.then(({a}) => …)``). Only real syntax counts: the keyword of a comment, a string, a template or
 JSX text is no import. ``imports.js_imports`` is the public face (it falls back to
 ``jsregex`` for texts that are not parsed).
 """
@@ -155,7 +155,9 @@ def _bound(tree: JsTree, call: tree_sitter.Node, style: str) -> dict[str, str]:
     ``require('m').a.b`` is bound as ``"a.b"``."""
     node, member = call, None
     parent = node.parent
-    if style == "require":  # `require('m').y` binds a member (`import('m').then` does not)
+    if (
+        style == "require"
+    ):  # `require('m').y` binds a member (`import('m').then` binds its callback's parameter)
         while parent is not None and parent.type in _WRAPPERS - {"await_expression"}:
             node, parent = parent, parent.parent
         chain: list[str] = []
@@ -168,6 +170,10 @@ def _bound(tree: JsTree, call: tree_sitter.Node, style: str) -> dict[str, str]:
         member = ".".join(chain) or None
     while parent is not None and parent.type in _WRAPPERS:
         node, parent = parent, parent.parent
+    if style == "dynamic-import":
+        then = _then_parameter(tree, node)
+        if then is not None:  # `import('m').then(({a, b}) => …)`: the callback's parameter
+            return _target_names(tree, then, None)
     target = None
     if parent is not None and parent.type == "variable_declarator":
         if parent.child_by_field_name("value") == node:
@@ -175,8 +181,11 @@ def _bound(tree: JsTree, call: tree_sitter.Node, style: str) -> dict[str, str]:
     elif parent is not None and parent.type == "assignment_expression":
         if parent.child_by_field_name("right") == node:
             target = parent.child_by_field_name("left")
-    if target is None:
-        return {}
+    return {} if target is None else _target_names(tree, target, member)
+
+
+def _target_names(tree: JsTree, target: tree_sitter.Node, member: str | None) -> dict[str, str]:
+    """What a binding target (``x``, ``{a, b: c}``) takes from the module (or its ``member``)."""
     if target.type == "identifier":
         name = tree.node_text(target)
         return {} if name == "exports" else {name: member or "*"}
@@ -187,6 +196,34 @@ def _bound(tree: JsTree, call: tree_sitter.Node, style: str) -> dict[str, str]:
             for k, v in _pattern(tree, target).items()
         }
     return {}
+
+
+def _then_parameter(tree: JsTree, call: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The first parameter of the callback of ``import('m').then(callback)``, if any."""
+    member = call.parent
+    if member is None or member.type != "member_expression":
+        return None
+    prop = member.child_by_field_name("property")
+    if prop is None or tree.node_text(prop) != "then" or member.parent is None:
+        return None
+    outer = member.parent
+    args = outer.child_by_field_name("arguments") if outer.type == "call_expression" else None
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None or first.type not in ("arrow_function", "function_expression", "function"):
+        return None
+    single = first.child_by_field_name("parameter")  # `m => …`
+    if single is not None:
+        return single
+    params = first.child_by_field_name("parameters")
+    named = params.named_children if params is not None else []
+    if not named:
+        return None
+    p = named[0]
+    if p.type in ("required_parameter", "optional_parameter"):  # TypeScript
+        p = p.child_by_field_name("pattern") or p
+    if p.type == "assignment_pattern":
+        p = p.child_by_field_name("left") or p
+    return p
 
 
 def imports_from_tree(tree: JsTree) -> list[JsImport]:

@@ -162,7 +162,7 @@ def test_js_import_and_require_forms():
         (10, "uuid/v4", "uuid", "v4", {"k": "*"}, "require"),
         (11, "pkg3", "pkg3", "", {"l": "member"}, "require"),
         (12, "dyn", "dyn", "", {"m": "*"}, "dynamic-import"),
-        (13, "dyn2", "dyn2", "", {}, "dynamic-import"),
+        (13, "dyn2", "dyn2", "", {"x": "*"}, "dynamic-import"),
         (14, "re1", "re1", "", {"*": "*"}, "export-from"),
         (15, "re2", "re2", "", {"p": "o", "q": "default"}, "export-from"),
         (16, "re3", "re3", "", {"r": "*"}, "export-from"),

@@ -130,6 +130,27 @@ def test_imports_follow_the_tree():
     ]
 
 
+def test_the_callback_of_a_dynamic_imports_then_binds_the_module():
+    # `import('m').then(({ a }) => …)` takes `a` from the module as `const { a } = await
+    # import('m')` does; a bare parameter is the whole namespace; any other `.then` is not
+    src = (
+        "import('vitals').then(({ getCLS, onINP: inp }) => { getCLS(f); inp(f) });\n"
+        "import('ns').then(function (m) { m.a() });\n"
+        "import('typed').then((mod: Mod) => mod.c);\n"
+        "import('bare').then(load);\n"
+        "import('side-effect');\n"
+        "other.then(({ x }) => x);\n"
+    )
+    got = [(i.specifier, i.names) for i in js_imports(src, path="a.ts")]
+    assert got == [
+        ("vitals", {"getCLS": "getCLS", "inp": "onINP"}),
+        ("ns", {"m": "*"}),
+        ("typed", {"mod": "*"}),
+        ("bare", {}),
+        ("side-effect", {}),
+    ]
+
+
 def test_parsed_tree_api_for_use_sites():
     src = "const app = express();\napp.listen(3000);\n"
     tree = jsparse.parse(src, path="server.js")

@@ -1,0 +1,2 @@
+exports.onCLS = function (r) {};
+exports.onLCP = function (r) {};
