@@ -32,6 +32,10 @@ def registry_url(settings: Settings, eco: ecosystems.Ecosystem) -> str:
     return settings.registry_urls.get(eco.name) or str(getattr(settings, eco.url_setting))
 
 
+LISTING_PAGE = 100  # the items a page of a GitHub API listing holds (``per_page=100``)
+MAX_LISTING_PAGES = 10  # the pages of one listing read at most (1,000 tags)
+
+
 class Registries:
     """Reads package metadata; one instance per run keeps what it has read."""
 
@@ -58,9 +62,37 @@ class Registries:
                 raise self._failed[key]
         url = self.metadata_url(ecosystem, name)
         eco = ecosystems.get(ecosystem)
+        data = self._get(eco, url, name)
+        if isinstance(data, list) and eco.url_setting == "github_api_url":
+            data = {"items": data + self._more_pages(eco, url, name, data)}  # an action's tags
+        if not isinstance(data, dict):
+            raise UpstreamError(
+                "bad_response", f"{eco.registry_label} entry for {name} is not a JSON object"
+            )
+        with self._lock:
+            self._documents[key] = data
+        return data
+
+    def _more_pages(self, eco: ecosystems.Ecosystem, url: str, name: str, first: list) -> list:
+        """The pages after a full first page of a GitHub API listing (100 items a page, at
+        most ``MAX_LISTING_PAGES`` in all): an action with hundreds of tags lists its old
+        majors on later pages."""
+        items: list = []
+        page, got = 1, first
+        while len(got) >= LISTING_PAGE and page < MAX_LISTING_PAGES:
+            page += 1
+            got = self._get(eco, f"{url}&page={page}", name)
+            if not isinstance(got, list):
+                break
+            items += got
+        return items
+
+    def _get(self, eco: ecosystems.Ecosystem, url: str, name: str) -> Any:
+        """One registry answer, parsed; a failure worth remembering is remembered."""
+        key = (eco.name, name.lower())
         label = eco.registry_label
         try:
-            data = self.http.get_json(
+            return self.http.get_json(
                 url,
                 what=f"{label} entry for {name}",
                 category="registry",
@@ -81,13 +113,6 @@ class Registries:
                 with self._lock:
                     self._failed[key] = exc
             raise exc from None
-        if isinstance(data, list) and eco.url_setting == "github_api_url":
-            data = {"items": data}  # a listing of the GitHub API (an action's tags)
-        if not isinstance(data, dict):
-            raise UpstreamError("bad_response", f"{label} entry for {name} is not a JSON object")
-        with self._lock:
-            self._documents[key] = data
-        return data
 
     def _headers(self, eco: ecosystems.Ecosystem) -> dict[str, str] | None:
         """The GitHub API as a registry (an action's tags) is asked as GitHub is: with the

@@ -1,7 +1,7 @@
 """Where an action's releases are listed, and what they are: its repository's tags. Pure.
 
 The "registry" of an action is the GitHub API: ``GET {api}/repos/<owner>/<repo>/tags``
-(newest first, 100 a page; the first page is read). Its answer, a JSON list, reaches
+(100 a page; a full page is followed by the next, up to 10: updates.registries). Its answer, a JSON list, reaches
 ``info`` as ``{"items": [...]}`` (``updates.registries``). A tag that names a version
 (``v4``, ``v4.1.0``, ``4.1``) is a release; others (``latest``, ``nightly``) are not.
 """

@@ -157,3 +157,21 @@ def test_a_default_behaviour_change_and_an_input_neither_release_declares(tmp_pa
     assert "`inputs.issue-lock-inactive-days`, which neither release declares" in u["reason"]
     names = {n["name"]: n["fate"] for n in u["accounting"]["names"]}
     assert names == {"inputs.issue-lock-inactive-days": "undeclared"}
+
+
+def test_an_action_with_more_tags_than_a_page_is_read_past_the_first_page(tmp_path: Path):
+    # 152 tags, 100 a page: the newest major is listed on the second page
+    repo, up = tmp_path / "repo", tmp_path / "upstream" / "github_actions"
+    step = "      - uses: acme/many@v1\n"
+    write_tree(repo, {".github/workflows/ci.yml": CI.split("      - uses:")[0] + step})
+    action = "inputs: {}\nruns: {using: node20, main: a.js}\n"
+    tree = {f"dist/1.0.{i}/action.yml": action for i in range(150)}
+    write_tree(up / "acme" / "many", {**tree, "dist/1/action.yml": action,
+                                      "dist/2.0.0/action.yml": action})  # fmt: skip
+    with FakeUpstream(tmp_path / "upstream") as fake:
+        got = CliRunner().invoke(cli, ["updates", "-C", str(repo), "--json"], env=_env(fake))
+        pages = [r.query.get("page", "1") for r in fake.requests if r.path.endswith("/tags")]
+    assert got.exit_code == 0, got.output
+    (u,) = json.loads(got.stdout)["updates"]
+    assert (u["package"], u["from"], u["to"]) == ("acme/many", "1", "2.0.0")
+    assert pages == ["1", "2"]  # a short second page ends the listing
