@@ -67,8 +67,9 @@ def trial(repo: str, commit: str, mirror_root: Path, work: Path, env: dict[str, 
         return 1
     for u in json.loads(report.read_text(encoding="utf-8"))["updates"]:
         hits = ", ".join(f"{h['path']}:{h['line']}" for h in u.get("hits") or [])
-        print(f"- {u['package']} {u['from']} -> {u['to']}: {u['verdict']}"
-              + (f" [{hits}]" if hits else "") + (f" draft {u['draft']}" if u.get("draft") else ""))  # fmt: skip
+        draft = f" draft {u['draft']}" if u.get("draft") else ""
+        where = f" [{hits}]" if hits else ""
+        print(f"- {u['package']} {u['from']} -> {u['to']}: {u['verdict']}{where}{draft}")
         print(f"    {u['reason'][:400]}")
     return 0
 
@@ -76,7 +77,7 @@ def trial(repo: str, commit: str, mirror_root: Path, work: Path, env: dict[str, 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mirror-root", type=Path, default=Path("/work/.mirror"), metavar="DIR",
-                    help="where the snapshots are: DIR/<owner>+<name>/repo (default: %(default)s)")  # fmt: skip
+                    help="the snapshots: DIR/<owner>+<name>/repo (default: %(default)s)")  # fmt: skip
     ap.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:

@@ -3,9 +3,10 @@
 ``import … from``, ``import 'm'``, TypeScript ``import type`` and ``import x = require('m')``,
 ``export … from``, ``require('m')`` (a plain ``require`` call with a literal first argument,
 bound by ``const x =``, ``const {a, b: c} =``, ``x =``, member ``require('m').y``) and dynamic
-``import('m')`` (bound the same ways, or by the parameter of ``.then(({a}) => …)``). Only real syntax counts: the keyword of a comment, a string, a template or
-JSX text is no import. ``imports.js_imports`` is the public face (it falls back to
-``jsregex`` for texts that are not parsed).
+``import('m')`` (bound the same ways, or by the parameter of ``.then(({a}) => …)``). Only
+real syntax counts: the keyword of a comment, a string, a template or JSX text is no import.
+``imports.js_imports`` is the public face (it falls back to ``jsregex`` for texts that are
+not parsed).
 """
 
 from __future__ import annotations
@@ -155,9 +156,7 @@ def _bound(tree: JsTree, call: tree_sitter.Node, style: str) -> dict[str, str]:
     ``require('m').a.b`` is bound as ``"a.b"``."""
     node, member = call, None
     parent = node.parent
-    if (
-        style == "require"
-    ):  # `require('m').y` binds a member (`import('m').then` binds its callback's parameter)
+    if style == "require":  # `require('m').y` binds a member (not `import('m').then`)
         while parent is not None and parent.type in _WRAPPERS - {"await_expression"}:
             node, parent = parent, parent.parent
         chain: list[str] = []

@@ -1,8 +1,8 @@
 """Where an action's releases are listed, and what they are: its repository's tags. Pure.
 
 The "registry" of an action is the GitHub API: ``GET {api}/repos/<owner>/<repo>/tags``
-(100 a page; a full page is followed by the next, up to 10: updates.registries). Its answer, a JSON list, reaches
-``info`` as ``{"items": [...]}`` (``updates.registries``). A tag that names a version
+(100 a page; ``updates.registries`` follows a full page with the next, up to 10). The
+answer, JSON lists, reaches ``info`` as ``{"items": [...]}``. A tag that names a version
 (``v4``, ``v4.1.0``, ``4.1``) is a release; others (``latest``, ``nightly``) are not.
 """
 
