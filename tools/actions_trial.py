@@ -49,6 +49,8 @@ def depbot(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[
 
 def trial(repo: str, commit: str, mirror_root: Path, work: Path, env: dict[str, str]) -> int:
     mirror = mirror_root / repo.replace("/", "+") / "repo"
+    if (mirror / ".git").is_dir():  # a snapshot with a work tree
+        mirror = mirror / ".git"
     if not mirror.is_dir():
         print(f"{repo}: no mirror at {mirror} (get it with the fetch tool: github:{repo})")
         return 1
