@@ -477,8 +477,9 @@ def declares(text: str, name: str) -> bool:
 
 # `const { a, b: c = 1, ...rest } = lib.sub;`: each name taken from a value's members
 _DESTRUCTURE = re.compile(
-    r"(?<![\w$.])(?:const|let|var)\s*\{([^{}=;]{1,300})\}\s*=\s*"
-    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,6})\s*(?:;|\n|$)"
+    r"(?<![\w$.])(?:const|let|var)\s*\{([^{}=;]{1,300})\}\s*=\s*(?:await\s+)?"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,6})\s*(?:<[^;\n()]{0,120}>\s*)?"
+    r"(\([^;\n]{0,200}\))?\s*(?:;|\n|$)"
 )
 _MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*$")
 
@@ -494,7 +495,11 @@ def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
             member = _MEMBER.match(entry.split("=", 1)[0])
             if member:
                 local = member.group(2) or member.group(1)
-                assigned.setdefault(local, []).append(f"member:{m.group(2)}.{member.group(1)}")
+                if m.group(3):  # `const { a } = make()`: a member of what the call returns
+                    origin = f"chain:{m.group(2)}().{member.group(1)}"
+                else:
+                    origin = f"member:{m.group(2)}.{member.group(1)}"
+                assigned.setdefault(local, []).append(origin)
     params: set[str] = set()
     for m in _PARAMS.finditer(text):
         raw = m.group(1) or m.group(2) or m.group(3) or ""

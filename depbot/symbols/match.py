@@ -358,7 +358,9 @@ class Matcher:
             b = self._js_chain_binding(h.path, use.chain[:-1])
         else:
             b = self.o._js_binding(h.path, use.leaf, self.package)
-            if b.kind != "package":
+            # `const { register } = useForm()`: the name is a member of what the package made
+            made_member = b.kind == "local-package" and b.path == use.leaf
+            if b.kind != "package" and not made_member:
                 b = Binding("bare-" + b.kind)
         return self._apply(b, use.chain, use.call, use.awaited, h.path)
 
