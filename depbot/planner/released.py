@@ -95,8 +95,9 @@ def with_api(st: State, base: Conclusion) -> Conclusion:
 
 def _undeclared(api: ApiResult) -> str:
     """What the reason says of used names neither release declares (``""`` when none)."""
-    lines = [ln.split(":", 1)[0].strip() for ln in unfence(api.undeclared).splitlines()]
-    names = [n for n in lines if n]
+    # each line is a ``Fate.line()``: ``<name>: undeclared (…) · <place>`` (a name may hold ":")
+    lines = unfence(api.undeclared).splitlines()
+    names = [ln.split(": undeclared", 1)[0].strip() for ln in lines if ": undeclared" in ln]
     if not names:
         return ""
     return (f"; this code passes {', '.join(f'`{n}`' for n in names[:4])}, which neither "

@@ -32,6 +32,11 @@ def registry_url(settings: Settings, eco: ecosystems.Ecosystem) -> str:
     return settings.registry_urls.get(eco.name) or str(getattr(settings, eco.url_setting))
 
 
+def _is_github(eco: ecosystems.Ecosystem) -> bool:
+    """Whether ``eco``'s registry is the GitHub API (an action's tags)."""
+    return eco.url_setting == "github_api_url"
+
+
 LISTING_PAGE = 100  # the items a page of a GitHub API listing holds (``per_page=100``)
 MAX_LISTING_PAGES = 10  # the pages of one listing read at most (1,000 tags)
 
@@ -63,7 +68,7 @@ class Registries:
         url = self.metadata_url(ecosystem, name)
         eco = ecosystems.get(ecosystem)
         data = self._get(eco, url, name)
-        if isinstance(data, list) and eco.url_setting == "github_api_url":
+        if isinstance(data, list) and _is_github(eco):
             data = {"items": data + self._more_pages(eco, url, name, data)}  # an action's tags
         if not isinstance(data, dict):
             raise UpstreamError(
@@ -117,7 +122,7 @@ class Registries:
     def _headers(self, eco: ecosystems.Ecosystem) -> dict[str, str] | None:
         """The GitHub API as a registry (an action's tags) is asked as GitHub is: with the
         token when there is one, and its JSON media type."""
-        if eco.url_setting != "github_api_url":
+        if not _is_github(eco):
             return None
         headers = {"Accept": "application/vnd.github+json"}
         if self.settings.github_token:
