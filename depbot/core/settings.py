@@ -41,6 +41,9 @@ DEFAULT_EXCLUDE_DIRS = (
     "vendor",
     "third_party",
     "dist",
+    # test input a codemod's tests read as text (jscodeshift's defineTest convention:
+    # __testfixtures__/<name>.input.js → .output.js); nothing imports or runs it
+    "__testfixtures__",
 )
 # Files the code search never reads: minified bundles (the secret files: ``secret_files``).
 DEFAULT_EXCLUDE_FILES = ("*.min.js", "*.min.css", "*.min.mjs", "*.bundle.js", "*.map")

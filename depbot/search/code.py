@@ -8,7 +8,7 @@ Scope (every rule is a ``Settings`` field):
   a git repository (``respect_gitignore``; rg's ``--no-require-git``); global git excludes
   and ripgrep config files are not, so results do not depend on who runs it;
 - ``exclude_dirs`` (``.git``, ``node_modules``, ``.venv``, ``venv``, ``vendor``,
-  ``third_party``, ``dist``) at any depth (``build/`` is searched unless git-ignored: a
+  ``third_party``, ``dist``, ``__testfixtures__``) at any depth (``build/`` is searched unless git-ignored: a
   project's own ``build/`` holds its webpack config); with ``skip_env_dirs`` also any
   directory holding a ``pyvenv.cfg`` (found up to ``ENV_SCAN_DEPTH`` levels down) and any
   ``site-packages``;
