@@ -8,7 +8,9 @@ cannot see that part of the package (a re-export from another package, types kep
 elsewhere, a name made at run time), so the diff is incomplete, and says which names;
 except where the model reads the whole interface (``whole``: an action's ``action.yml``
 declares every input and output), where such a name is ``undeclared``: the code passes
-what neither release knows (ignored before and after; the code's own error, said).
+what neither release knows (ignored before and after; the code's own error, said). A member
+the code sets on the package's object itself (``pkg.getType = pkg.getType || pkg.lookup``)
+that the new release exports is ``present``: the update brings what the code supplied.
 """
 
 from __future__ import annotations
@@ -144,6 +146,12 @@ def _fate_of(found: str, change: ApiChange | None, diff: ApiDiff) -> tuple[str, 
     return "unresolved", "not in the new release's names, and no change lists it"
 
 
+def _exports(api: dict[str, str] | None, name: str) -> bool:
+    """Whether a release's names list ``name`` under an entry point its files show."""
+    module = name.partition(":")[0]
+    return bool(api) and name in api and api.get(module) != "opaque"  # type: ignore[operator]
+
+
 def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
     """The fate of each used name (``unresolved`` for all when the model lists no names);
     ``whole``: the old release's names are its whole interface (a name not among them is
@@ -158,6 +166,10 @@ def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
         found, why = _find(u.name, old)
         if not found and whole and old:
             out.append(Fate(u.name, "undeclared", "", "neither release declares it", place, u))
+            continue
+        if not found and u.how == "assigned" and _exports(diff.new_api, u.name):
+            why = "this code sets it on the old release; the new one exports it"
+            out.append(Fate(u.name, "present", u.name, why, place, u))
             continue
         if not found:
             out.append(Fate(u.name, "unresolved", "", why, place, u))

@@ -85,7 +85,9 @@ class UsedName:
     name: str
     path: str
     line: int
-    how: str = "import"  # import | member (reached through an imported module object)
+    # import | member (reached through an imported module object) | assigned (a member the
+    # code sets on the module object itself, `pkg.newName = pkg.newName || pkg.oldName`)
+    how: str = "import"
     col: int = 1
     text: str = ""  # the line, as the checkout has it
     guarded: bool = False  # an import the code is ready to see fail (``try``/``except``)

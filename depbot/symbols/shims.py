@@ -7,6 +7,9 @@ A line that uses the old API is set aside when it sits
   does without the name (``try: from pkg import new / except ImportError: from pkg
   import old``), or in the ``try`` body of such a block whose handler has the
   alternative;
+- in the fallback of an assignment that keeps the new name when it is there
+  (``mime.getType = mime.getType || mime.lookup``, ``x.a ??= x.b``): read only when the
+  release lacks the new name;
 - behind a version or feature check (``if version < ...``, ``sys.version_info``,
   ``pkg.__version__``, ``hasattr(mod, "new")``; in JavaScript ``typeof x.y ===
   'function'`` or ``'y' in x``), with the other branch doing without the name.
@@ -120,16 +123,27 @@ def _block_end(lines: list[str], start: int, col: int = 0) -> tuple[int, int]:
     return len(lines) - 1, 0
 
 
+# `a.b = a.b || fallback` / `a.b = a.b ?? fallback` / `a.b ||= fallback` / `a.b ??= fallback`
+_JS_KEEP = re.compile(
+    r"^\s*(?:(?:var|let|const)\s+)?(?P<kept>[\w$.]+)\s*"
+    r"(?:=\s*(?P=kept)\s*(?:\|\||\?\?)|\|\|=|\?\?=)(?P<rest>[^;]*)"
+)
+
+
 def js_shim(source: str, line: int, leaf: str) -> str:
-    """The JavaScript forms: a ternary on one line, or an ``if (typeof …) {} else {}``."""
+    """The JavaScript forms: a fallback assignment, a ternary on one line, or an
+    ``if (typeof …) {} else {}``."""
     lines = source.splitlines()
     if not 1 <= line <= len(lines):
         return ""
     text = lines[line - 1]
+    kept = _JS_KEEP.match(text)
+    word = re.compile(rf"(?<![\w$]){re.escape(leaf)}(?![\w$])")
+    if kept and word.search(kept["rest"]) and not word.search(kept["kept"]):
+        return f"the fallback of {kept['kept']} (read only when the release lacks it)"
     m = _JS_FEATURE.search(text)
     if m and "?" in text[m.end() :] and ":" in text[m.end() :]:
         return "behind a feature check (ternary) whose other branch uses the new API"
-    word = re.compile(rf"(?<![\w$]){re.escape(leaf)}(?![\w$])")
     for i in range(line - 2, max(-1, line - 40), -1):
         head = lines[i]
         if not re.search(r"\bif\s*\(", head) or not _JS_FEATURE.search(head):

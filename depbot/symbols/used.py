@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from depbot.records.api import UsedName
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.python import PyFacts
+from depbot.symbols.shims import js_shim
 
 _STOP = ("()", "[]", "?")
+_SETS = re.compile(r"\s*(?:=(?![=>])|\|\|=|\?\?=)")  # `pkg.x = …`, `pkg.x ||= …`: the code sets it
 
 
 def _add(
@@ -103,7 +105,9 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 line = text.count("\n", 0, m.start()) + 1
                 col = m.start() - start + 1
                 name = f"{prefix}.{m.group(1)}" if prefix != module else f"{module}:{m.group(1)}"
-                _add(out, name, site.path, line, "member", col)
+                shim = bool(js_shim(text, line, m.group(1)))  # `x.new = x.new || x.old`
+                how = "assigned" if _SETS.match(text, m.end()) else "member"
+                _add(out, name, site.path, line, how, col, shim)
     return _with_text(out, texts)
 
 

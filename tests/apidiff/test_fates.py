@@ -118,3 +118,23 @@ def test_an_input_neither_action_declares_is_undeclared_not_unseen(tmp_path: Pat
     seen = fates(diff, used)
     assert {f.name: f.fate for f in seen.fates}["inputs.lock-days"] == "unresolved"
     assert not seen.complete
+
+
+def test_a_member_the_code_sets_itself_is_present_when_the_new_release_exports_it(tmp_path):
+    old = _npm(tmp_path / "old", "1.0.0", {"index.d.ts": "export declare function lookup(): void;\n"},
+               types="index.d.ts")  # fmt: skip
+    new = _npm(tmp_path / "new", "2.0.0", {"index.d.ts": "export declare function getType(): void;\n"},
+               types="index.d.ts")  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    used = [
+        UsedName("lib:getType", "a.js", 2, "assigned"),  # lib.getType = lib.getType || …
+        UsedName("lib:getExtension", "a.js", 3, "assigned"),  # in neither release
+        UsedName("lib:getType2", "a.js", 4, "member"),
+    ]
+    got = {f.name: (f.fate, f.detail) for f in fates(diff, used).fates}
+    assert got["lib:getType"] == (
+        "present",
+        "this code sets it on the old release; the new one exports it",
+    )
+    assert got["lib:getExtension"][0] == "unresolved"
+    assert got["lib:getType2"][0] == "unresolved"

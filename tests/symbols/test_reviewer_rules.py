@@ -62,6 +62,7 @@ FILES = {
         "  q.renderPlain('a');\n"
         "}\n"
         "q.renderPlain('b');\n"
+        "q.renderText = q.renderText || q.renderPlain;\n"
     ),
     "web/mkdir.js": (
         "const quillkit = require('quillkit');\n"
@@ -126,6 +127,9 @@ def test_js_feature_checks_are_set_aside(symbols):
     res = symbols.search(SymbolQuery("npm", "quillkit", "renderPlain"))
     assert places(res) == {("web/shim.js", 8)}
     assert any("feature check" in r for r in res.excluded)
+    assert any("the fallback of q.renderText" in r for r in res.excluded)  # line 9
+    kept = symbols.search(SymbolQuery("npm", "quillkit", "renderText"))
+    assert ("web/shim.js", 9) in places(kept)  # the name kept is a use
 
 
 def test_a_dropped_config_file_is_a_use(symbols):

@@ -51,3 +51,19 @@ def test_javascript_named_default_and_members_of_a_required_module(tmp_path: Pat
         "helmet:default.other": "src/b.mjs:2 member",  # module.exports' member if CommonJS
         "helmet:frameguard": "src/b.mjs:1 import",
     }
+
+
+def test_a_name_read_only_as_the_fallback_of_a_kept_name_is_guarded(tmp_path: Path):
+    used = _used(tmp_path, {
+        "lib/read.js": "const mime = require('mime');\n"
+                       "mime.getType = mime.getType || mime.lookup; // 2.x vs 1.x\n"
+                       "mime.extension ??= mime.getExtension;\n"
+                       "module.exports = (p) => mime.getType(p);\n",
+        "lib/old.js": "const mime = require('mime');\nmime.charset = mime.charset || mime.load;\n"
+                      "mime.load('x');\n",
+    }, "npm", "mime")  # fmt: skip
+    assert used["mime:lookup"] == "lib/read.js:2 member guarded"
+    assert used["mime:getExtension"] == "lib/read.js:3 member guarded"
+    assert used["mime:getType"] == "lib/read.js:2 assigned"  # the kept name: set by the code
+    assert used["mime:extension"] == "lib/read.js:3 assigned"
+    assert used["mime:load"] == "lib/old.js:3 member"  # a plain call elsewhere wins

@@ -223,3 +223,56 @@ def test_a_deep_path_no_file_of_the_new_release_answers_is_removed(tmp_path):
     diff = diff_releases("npm", old, new)
     removed = [(c.kind, c.path) for c in diff.changes if c.kind == "subpath_removed"]
     assert removed == [("subpath_removed", "pk/b")]  # lib/a and c still resolve
+
+
+def test_an_exported_instance_has_its_makers_methods_and_a_class_its_static_ones(tmp_path):
+    manifest = {"name": "m", "main": "index.js"}
+    old = _package(
+        tmp_path / "old",
+        manifest,
+        {
+            "index.js": (
+                "function Mime() {\n  this.types = {};\n  function inner() { this.no = 1; }\n}\n"
+                "Mime.prototype.lookup = function (p) {};\n"
+                "Mime.prototype.define = function (m) {};\n"
+                "var mime = new Mime();\nmime.charsets = {};\nmodule.exports = mime;\n"
+            ),
+        },
+    )
+    new = _package(
+        tmp_path / "new",
+        manifest,
+        {
+            "index.js": "const Mime = require('./Mime');\nmodule.exports = new Mime();\n",
+            "Mime.js": (
+                "class Mime {\n  constructor() { this._types = {}; }\n  define(m) {}\n"
+                "  getType(p) {}\n  static create() {}\n}\nmodule.exports = Mime;\n"
+            ),
+        },
+    )
+    diff = diff_releases("npm", old, new)
+    assert {"m:lookup", "m:define", "m:types", "m:charsets"} <= set(diff.old_api)
+    assert "m:no" not in diff.old_api  # a nested function's `this` is another object
+    assert {"m:define", "m:getType", "m:_types"} <= set(diff.new_api)
+    assert "m:create" not in diff.new_api  # a static method is the class's, not the instance's
+    removed = {c.detail for c in diff.changes if c.kind == "export_removed"}
+    assert {"lookup", "types", "charsets"} <= removed and "define" not in removed
+
+
+def test_an_exported_class_has_its_static_methods(tmp_path):
+    files = {
+        "index.js": "class Base {\n  static create() {}\n  run() {}\n}\nmodule.exports = Base;\n"
+    }
+    root = _package(tmp_path / "p", {"name": "k", "main": "index.js"}, files)
+    diff = diff_releases("npm", root, root)
+    assert "k:create" in diff.old_api and "k:run" not in diff.old_api
+
+
+def test_an_instance_whose_maker_no_file_shows_is_opaque_not_empty(tmp_path):
+    manifest = {"name": "m", "main": "index.js"}
+    old = _package(tmp_path / "old", manifest, {"index.js": "exports.lookup = 1;\n"})
+    files = {"index.js": "const Maker = require('maker');\nmodule.exports = new Maker();\n"}
+    new = _package(tmp_path / "new", manifest, files)
+    diff = diff_releases("npm", old, new)
+    assert diff.new_api.get("m") == "opaque"
+    assert not [c for c in diff.changes if c.kind == "export_removed"]  # not known gone

@@ -6,7 +6,8 @@ reader of other packages' exports, ``export default``), TypeScript ``export =``
 (a default, plus the members of the namespace it names), ``declare module 'name' { … }`` (whose
 declarations are exported without ``export`` unless it has ``export =`` / ``export { … }``), and
 CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(exports, 'x')``,
-``module.exports = fn``). No code is run and no regular expression reads code.
+``module.exports = fn``, ``module.exports = new Maker()`` with the maker's methods: see
+``instances``). No code is run and no regular expression reads code.
 """
 
 from __future__ import annotations
@@ -20,9 +21,14 @@ import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_typescript
 
+from depbot.ecosystems.npm.api.instances import Instances
+
 MAX_DEPTH = 6  # `export * from` chains followed at most this deep
 MAX_FILE_BYTES = 3_000_000
 MAX_NAMES = 50_000
+# among the names of a CommonJS entry: `module.exports = new X()` whose maker no file of the
+# release shows, so the instance's members are not known (the entry is opaque, not empty)
+UNSEEN = "*"
 # a bare `export * from 'pkg'` / `'pkg/sub'`: the names that module exports (None: unread)
 Foreign = Callable[[str], "set[str] | None"]
 _NAMED_DECLARATIONS = ("name",)
@@ -285,6 +291,8 @@ def file_exports(
         if len(names) > MAX_NAMES:
             break
     names |= _members_of_exported(program)
+    made = Instances(parse, lambda base, spec: _resolve(base, spec, root)).members(file, program)
+    names |= {UNSEEN} if made is None else made
     return names - {"", "__esModule"}
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from depbot.ecosystems.npm.api.engines import node_minimum
-from depbot.ecosystems.npm.api.exports import Foreign, ambient_modules, file_exports
+from depbot.ecosystems.npm.api.exports import UNSEEN, Foreign, ambient_modules, file_exports
 from depbot.ecosystems.npm.api.params import (
     Signatures,
     option_values_narrowed,
@@ -250,6 +250,8 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
             runtime = file_exports(entry, package.root, foreign=reader)
             break
+    if runtime is not None and UNSEEN in runtime:
+        runtime = None  # an instance whose members no file shows: not known, not none
     companion = _companion_declaration(package, subpath)
     if companion is not None:  # no declarations of its own: those of `@types/<name>`, with
         # the names its entry file shows (types of an older major may lag behind the code);

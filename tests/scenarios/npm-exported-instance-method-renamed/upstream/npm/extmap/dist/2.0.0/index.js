@@ -1,0 +1,4 @@
+'use strict';
+
+const ExtMap = require('./ExtMap');
+module.exports = new ExtMap(require('./types.json'));
