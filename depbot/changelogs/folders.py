@@ -78,13 +78,18 @@ def guide_section(
     text: str, major: int, limit: int = MAX_GUIDE_LINES
 ) -> tuple[str, str, int, int] | None:
     """``(heading, body, first line, last line)`` (1-based) of a guide for ``major``: the
-    section whose heading names that major (``Upgrading to 3.0``, ``From v2 to v3``), else the
+    section whose heading names that major (``Upgrading to 3.0``, ``From v2 to v3``; of several,
+    the first that says it breaks: ``v3 breaking changes``, ``Removed in 3.0``), else the
     whole guide when no heading names a version; None when headings name only other
     versions (the guide of another major). At most ``limit`` lines."""
     lines = text.splitlines()
     names = re.compile(rf"(?<![\d.])v?{major}(?:\.(?:\d+|x))*(?![\d])", re.IGNORECASE)
     heads = _headings(lines)
-    for n, (start, level, title) in enumerate(heads):
+    ranked = sorted(  # of the headings naming the major, one that says it breaks comes first
+        range(len(heads)), key=lambda n: not _SAYS_BREAKS.search(heads[n][2])
+    )  # ("## v3 changes and discussions" links out; "## v3 breaking changes" lists them)
+    for n in ranked:
+        start, level, title = heads[n]
         target = re.split(r"\bto\b", title, flags=re.IGNORECASE)[-1]  # "from 2.x to 3.0": 3
         since = _FROM_ONLY.search(title)  # "Migrating from v14": the guide to 15
         if names.search(target) and not since or since and int(since.group(1)) + 1 == major:

@@ -1,7 +1,8 @@
 """Changelog items: split a section into bullets and paragraphs, and say what kind each is. Pure.
 
-An *item* is a bullet with its continuation lines, or a paragraph; it remembers the
-sub-heading it sits under ("Removed", "Bug Fixes", express-style "remove:" lists).
+An *item* is a bullet with its continuation lines, or a paragraph, or a sub-heading that
+says what it removes ("### Removed `context` argument"); it remembers the sub-heading it sits
+under ("Removed", "Bug Fixes", express-style "remove:" lists).
 ``categorize`` calls an item breaking, a deprecation, a runtime requirement or
 information, from the words changelogs use and the heading they use them under.
 """
@@ -129,6 +130,7 @@ class _Raw:
     code: list[str] = field(default_factory=list)
 
 
+_NAMES_A_REMOVAL = re.compile(r"^\W*(removed?|removal\s+of|dropped|renamed?)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*+#\"'`.:_])\1{2,}\s*$")
@@ -175,6 +177,10 @@ class _ItemReader:
             return 1
         heading, used = _sub_heading(line, nxt, self.blank)
         if heading is not None:
+            if _NAMES_A_REMOVAL.search(heading) and code_spans(heading):
+                # a guide's "### Removed `logProvider` and `logLevel` options": the heading
+                # names what is gone, the text under it how to do without
+                self.items.append(_Raw(text=heading.strip(), context=self.context, parent=""))
             self.context, self.stack, self.para, self.blank = heading, [], None, True
             return used
         b = _BULLET.match(line)
@@ -319,6 +325,8 @@ def categorize(text: str, context: str, parent: str) -> str:
         return "deprecation"
     if not (explicit or words or in_break_ctx):
         return "info"
+    if not (explicit or words) and _REMEDY.match(t) and not _OLD_WAY.search(t):
+        return "info"  # a guide's step ("Specify the `target` option."): the new way, not a break
     if (
         _FIX_CTX.search(context)
         and not explicit
@@ -336,6 +344,15 @@ def categorize(text: str, context: str, parent: str) -> str:
         return "runtime"  # the type declarations changed, naming none: the compiler tells
     return "breaking"
 
+
+# an item that tells what to do now, in the imperative: the remedy of a break, naming the new
+# API ("Specify the `target` option.", "Use your own logger", "Make sure to enable …")
+_REMEDY = re.compile(
+    r"^\W*(?:use|specify|provide|pass|supply|call|import|install|enable|configure|see|read|"
+    r"refer\s+to|consult|switch\s+to|migrate\s+to|make\s+sure|ensure|prefer|consider)\b",
+    re.I,
+)
+_OLD_WAY = re.compile(r"\b(old|previous|former|legacy|prior)\s+(behaviou?r|way|default)", re.I)
 
 # "Update types to support more generic usage": a change of the type declarations alone
 _TYPES_ONLY = re.compile(

@@ -159,6 +159,12 @@ def test_a_kind_of_value_no_longer_accepted_is_weighed_by_the_calls_arguments():
         ("Add the `retry` option.", "Features", "info"),
         ("Code deprecated in 2.2 is removed.", "", "breaking"),
         ("Retries now use jitter.", "Breaking changes", "breaking"),
+        # a guide's step says what to do now, under the break it mends: not a break itself
+        ("Specify the `target` option.", "v3 breaking changes / Removed shorthand", "info"),
+        ("Use your own logger to `log` requests.", "Breaking changes", "info"),
+        ("Use `b()`: `a()` was removed.", "Breaking changes", "breaking"),
+        ("Set `processOnly` to keep the old behaviour.", "Breaking changes", "breaking"),
+        ("Remove `legacy()` (commit style).", "Breaking changes", "breaking"),
     ],
 )
 def test_categories(text, context, category):
@@ -192,6 +198,26 @@ Fixed
         ("breaking", ["a_thing"]),
         ("breaking", ["b_thing"]),
     ]
+
+
+def test_a_guides_heading_that_names_a_removal_is_an_item():
+    body = (
+        "## v3 breaking changes\n\n### Removed `req.url` patching\n\n"
+        "When mounted on a path, give it in the target.\n\n"
+        "### Removed `logProvider` and `logLevel` options\n\nUse your own logger.\n\n"
+        "### Removed shorthand usage\n\nSpecify the `target` option.\n\n### Features\n\n"
+        "- `x` added\n"
+    )
+    items = split_items(body)
+    assert [(i.text, i.context) for i in items][:2] == [
+        ("Removed `req.url` patching", "v3 breaking changes"),
+        ("When mounted on a path, give it in the target.", "Removed `req.url` patching"),
+    ]
+    assert "Removed shorthand usage" not in [i.text for i in items]  # it names no API
+    analyzed = analyze_section(body, package="pkg")
+    named = {i.text: [c.symbol for c in i.candidates] for i in analyzed if i.category == "breaking"}
+    assert named["Removed `logProvider` and `logLevel` options"] == ["logProvider", "logLevel"]
+    assert "Specify the `target` option." not in named
 
 
 def test_diff_examples_give_old_code():

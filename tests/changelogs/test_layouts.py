@@ -272,6 +272,9 @@ def test_guide_sections_by_major():
     assert (
         guide_section("# Upgrading from 2.x to 3.0\n\n- e\n", 3)[0] == "Upgrading from 2.x to 3.0"
     )
+    # of several headings naming the major, the one that says it breaks
+    several = "## v3 changes\n\nSee the discussion.\n\n## v3 breaking changes\n\n- `f` removed\n"
+    assert guide_section(several, 3)[:2] == ("v3 breaking changes", "- `f` removed")
 
 
 @pytest.mark.parametrize(
