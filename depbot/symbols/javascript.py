@@ -409,6 +409,9 @@ def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) ->
     is_prop = j < len(text) and text[j] == ":" and k >= 0 and text[k] in "{,"
     is_short = k >= 0 and text[k] in "{," and j < len(text) and text[j] in ",}"
     if is_prop or is_short:
+        source = _destructured_from(text, start)
+        if source:  # `const { inflateRaw: raw } = Z`: a read of Z.inflateRaw
+            return JsUse(line, col, "member", leaf, (*source, leaf), None, False)
         func, _ = _enclosing_call(text, start)
         keys = enclosing_keys(text, start)
         return JsUse(line, col, "property", leaf, (leaf,), None, False, func, keys)
@@ -416,6 +419,47 @@ def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) ->
     if element:  # <Route component={Home} />: a prop of the element, like an option of a call
         return JsUse(line, col, "property", leaf, (leaf,), None, False, (element,))
     return JsUse(line, col, "name", leaf, (leaf,), call, awaited)
+
+
+# `const {` / `let {` / `var {` opening a destructuring pattern, and `} = value;` closing it
+_PATTERN_OPENS = re.compile(r"(?<![\w$.])(?:const|let|var)\s*$")
+_PATTERN_SOURCE = re.compile(
+    r"\s*=\s*(?:await\s+)?([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*){0,6})\s*(?:;|\n|$)"
+)
+
+
+def _destructured_from(text: str, start: int) -> tuple[str, ...]:
+    """The value a declaration's object pattern takes the key at ``start`` from
+    (``const { a: b } = lib.sub`` → ``("lib", "sub")``), or () when the key is no such
+    pattern's (an object literal, a nested pattern, a call's result)."""
+    brace = unclosed_before(text, start, "{", ";")
+    if brace < 0 or not _PATTERN_OPENS.search(text[max(0, brace - 12) : brace]):
+        return ()
+    close = _match_forward(text, brace)
+    found = _PATTERN_SOURCE.match(text, close + 1) if close >= 0 else None
+    return tuple(p.strip() for p in found.group(1).split(".")) if found else ()
+
+
+def _match_forward(text: str, brace: int) -> int:
+    """The index of the ``}`` that closes the ``{`` at ``brace`` (strings skipped), or -1."""
+    depth = 0
+    i = brace
+    while i < len(text) and i - brace < 2000:
+        c = text[i]
+        if c in "'\"`":
+            end = text.find(c, i + 1)
+            if end < 0:
+                return -1
+            i = end + 1
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
 
 
 def _jsx_element(text: str, start: int, after: int) -> str:
@@ -482,6 +526,23 @@ _DESTRUCTURE = re.compile(
     r"(\([^;\n]{0,200}\))?\s*(?:;|\n|$)"
 )
 _MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*$")
+
+
+def destructured(text: str) -> list[tuple[int, str, str]]:
+    """``(offset, value, key)`` for each key a declaration's object pattern takes from a
+    plain value: ``const { a, b: c } = lib`` → ``(…, "lib", "a")``, ``(…, "lib", "b")``
+    (not from a call's result: that is what the call made)."""
+    found = []
+    for m in _DESTRUCTURE.finditer(text):
+        if m.group(3):
+            continue
+        offset = m.start(1)
+        for entry in m.group(1).split(","):
+            member = _MEMBER.match(entry.split("=", 1)[0])
+            if member:
+                found.append((offset, m.group(2), member.group(1)))
+            offset += len(entry) + 1
+    return found
 
 
 def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:

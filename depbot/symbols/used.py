@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from depbot.records.api import UsedName
 from depbot.search.import_sites import ImportReport, ImportSite
+from depbot.symbols.javascript import destructured
 from depbot.symbols.python import PyFacts
 from depbot.symbols.shims import js_shim
 
@@ -108,6 +109,13 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 shim = bool(js_shim(text, line, m.group(1)))  # `x.new = x.new || x.old`
                 how = "assigned" if _SETS.match(text, m.end()) else "member"
                 _add(out, name, site.path, line, how, col, shim)
+            for offset, value, key in destructured(text):  # `const { a: b } = local`
+                if value != local or text[:offset].rstrip().endswith(("//", "*")):
+                    continue
+                line = text.count("\n", 0, offset) + 1
+                col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+                name = f"{prefix}.{key}" if prefix != module else f"{module}:{key}"
+                _add(out, name, site.path, line, "member", col)
     return _with_text(out, texts)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from depbot.symbols.javascript import assignments
+from depbot.symbols.javascript import assignments, use_at
 
 
 def test_a_name_destructured_from_a_call_is_a_member_of_what_the_call_returns():
@@ -18,3 +18,17 @@ def test_a_name_destructured_from_a_call_is_a_member_of_what_the_call_returns():
     assert assigned["w"] == ["chain:useForm().watch"]
     assert assigned["control"] == ["chain:makeForm().control"]
     assert assigned["get"] == ["member:lib.http.get"]
+
+
+def test_a_key_of_a_declarations_pattern_is_a_read_of_the_value_it_destructures():
+    text = (
+        "import * as Z from 'zipkit';\nconst { inflateRaw: raw, deflate } = Z.sync;\n"
+        "call({ inflateRaw: 1 });\nconst { a: { inflateRaw: deep } } = Z;\n"
+    )
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    use = use_at(text, starts, 2, 9, "inflateRaw")
+    assert use is not None and (use.kind, use.chain) == ("member", ("Z", "sync", "inflateRaw"))
+    literal = use_at(text, starts, 3, 7, "inflateRaw")
+    assert literal is not None and literal.kind == "property"  # an object literal's key
+    nested = use_at(text, starts, 4, 15, "inflateRaw")
+    assert nested is not None and nested.kind == "property"  # a nested pattern: not followed

@@ -102,10 +102,14 @@ def test_a_name_destructured_from_the_module_object_is_the_packages(tmp_path):
     })  # fmt: skip
     search = SymbolSearch(CodeSearch(tmp_path, Settings()))
     r = search.search(SymbolQuery("npm", "authkit", "logoutSession"))
-    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/a.js", 3, "strong")]
-    assert "resolves to authkit.logoutSession" in r.hits[0].why
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [
+        ("src/a.js", 2, "strong"),  # the pattern reads lib.logoutSession
+        ("src/a.js", 3, "strong"),
+    ]
+    assert "resolves to authkit.logoutSession" in r.hits[1].why
     other = search.search(SymbolQuery("npm", "authkit", "other"))
-    assert other.hits == []  # `other: renamed` binds `renamed`; `other` itself is a key
+    # `other: renamed` binds `renamed` to lib.other: the key is the read of the member
+    assert [(h.path, h.line, h.evidence) for h in other.hits] == [("src/a.js", 2, "strong")]
 
 
 def test_a_value_the_package_made_is_followed_one_module_on(tmp_path):

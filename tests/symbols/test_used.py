@@ -67,3 +67,15 @@ def test_a_name_read_only_as_the_fallback_of_a_kept_name_is_guarded(tmp_path: Pa
     assert used["mime:getType"] == "lib/read.js:2 assigned"  # the kept name: set by the code
     assert used["mime:extension"] == "lib/read.js:3 assigned"
     assert used["mime:load"] == "lib/old.js:3 member"  # a plain call elsewhere wins
+
+
+def test_names_destructured_from_a_module_object_are_its_members(tmp_path: Path):
+    used = _used(tmp_path, {
+        "lib/a.mjs": "import * as Z from 'zipkit';\n\nconst { inflateRaw: raw, inflate } = Z;\n",
+        "lib/b.js": "const zk = require('zipkit');\nconst { gunzip } = zk.sync;\n"
+                    "const { made } = zk.open();\n",
+    }, "npm", "zipkit")  # fmt: skip
+    assert used["zipkit:inflateRaw"] == "lib/a.mjs:3 member"
+    assert used["zipkit:inflate"] == "lib/a.mjs:3 member"
+    assert "zipkit:raw" not in used
+    assert "zipkit:sync" in used and "zipkit:made" not in used  # a call's result is no export
