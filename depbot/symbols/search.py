@@ -23,7 +23,7 @@ from depbot.search.code import CodeSearch
 from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
 from depbot.search.imports import js_imports
 from depbot.symbols import javascript as code_js
-from depbot.symbols import jslocal
+from depbot.symbols import jsaliases, jslocal
 from depbot.symbols import python as code_py
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
@@ -45,6 +45,7 @@ class SymbolSearch:
         self._foreign: dict[str, set[str]] = {}
         self._local: set[str] | None = None
         self._pyfiles: frozenset[str] | None = None
+        self._aliases: list[jsaliases.Aliases] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
 
@@ -252,12 +253,38 @@ class SymbolSearch:
         if depth >= 3:
             return None
         for imp in js_imports(self._text(path), path=path):
-            if imp.package or name not in imp.names:
+            if name not in imp.names or imp.package.lower() == package.lower():
                 continue
-            for target in jslocal.candidates(path, imp.specifier):
+            bare = not imp.specifier.startswith((".", "/"))  # `@/x` is no package name either
+            for target in self._local_targets(path, imp.specifier, bare):
                 if (self.code.root / target).is_file():
                     return self._js_exported(target, imp.names[name], package, depth + 1)
         return None
+
+    def _local_targets(self, path: str, specifier: str, bare: bool) -> list[str]:
+        """The checkout files an import may load: a relative path, or a bare specifier that a
+        ``tsconfig.json`` / ``jsconfig.json`` alias maps into the checkout (``@/net/client``)."""
+        if not bare:
+            return jslocal.candidates(path, specifier)
+        config = jsaliases.nearest(self.js_aliases(), path)
+        return jsaliases.candidates(config, specifier) if config is not None else []
+
+    def js_aliases(self) -> list[jsaliases.Aliases]:
+        """The module aliases of every tsconfig/jsconfig of the checkout (read once)."""
+        with self._lock:
+            if self._aliases is not None:
+                return self._aliases
+        found = []
+        for rel in self.code.files(jsaliases.CONFIG_NAMES):
+            try:
+                got = jsaliases.read(rel, self._text(rel))
+            except ToolError:
+                continue
+            if got is not None:
+                found.append(got)
+        with self._lock:
+            self._aliases = found
+        return found
 
     def _js_exported(self, path: str, imported: str, package: str, depth: int) -> Binding | None:
         try:

@@ -1,0 +1,3 @@
+import { createClient } from 'httpkit';
+
+export const client = createClient();
