@@ -311,8 +311,8 @@ def _npm_uses(
             if h.context == "code" and (h.path, h.line) not in seen:
                 hits.append(h)  # `const x = require('pkg'); x(...)`: the module object called
         return hits
-    if change.kind == "export_removed":
-        mine = [s for s in live if s.module == path]
+    if change.kind == "export_removed":  # a type's import too: erased at run time, but the
+        mine = [s for s in sites if s.module == path]  # compiler stops at a name gone
         return [s for s in mine if change.detail in s.names.values()]
     if change.kind in OPTION_KINDS:
         results = [answers.get(q) for q in _option_queries(change, live)]

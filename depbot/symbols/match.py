@@ -354,7 +354,9 @@ class Matcher:
                 )
             self.skip("object property of the same name")
             return None
-        if use.kind == "member":
+        if use.kind == "member" and use.chain[:2] == ("require", "()"):
+            b = self._inline_require(h, use.chain[2:-1])  # require('pkg').fn(…)
+        elif use.kind == "member":
             b = self._js_chain_binding(h.path, use.chain[:-1])
         else:
             b = self.o._js_binding(h.path, use.leaf, self.package)
@@ -389,6 +391,18 @@ class Matcher:
                 if self.leaf in site.names.values():
                     return site
         return None
+
+    def _inline_require(self, h: Any, rest: tuple[str, ...]) -> Binding:
+        """``require('pkg').fn()`` on the line of the hit: the package's module object, when
+        the import report has that bare ``require`` there (else nothing known)."""
+        rep = self.o.report(self.eco, self.package)
+        for site in rep.sites:
+            if site.path == h.path and site.line == h.line and site.style == "require":
+                if not site.names:
+                    sub = f"/{site.subpath}" if site.subpath else ""
+                    members = [p for p in rest if p not in ("()", "[]")]
+                    return Binding("package", ".".join([f"{self.package}{sub}", *members]))
+        return Binding("unknown")
 
     def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> Binding:
         if not chain or chain[0] in ("()", "[]"):

@@ -32,6 +32,8 @@ from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, python_used, workflow_used
 from depbot.symbols.workflow import script_uses
 
+_BARE_REQUIRE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]+)\1\s*\)\s*;?""")
+
 
 class SymbolSearch:
     """Symbol searches over one checkout, sharing the ``CodeSearch`` caches."""
@@ -292,6 +294,12 @@ class SymbolSearch:
         except ToolError:
             return None
         if expr is None:
+            return None
+        whole = _BARE_REQUIRE.fullmatch(expr)  # `module.exports = require('pkg')`: a re-export
+        if whole is not None:
+            spec = whole.group(2)
+            if spec == package or spec.startswith(package + "/"):
+                return Binding("package", spec)
             return None
         if re.fullmatch(r"[A-Za-z_$][\w$]*", expr):
             got = self._js_binding(path, expr, package, depth)

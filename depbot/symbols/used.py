@@ -18,6 +18,9 @@ from depbot.symbols.python import PyFacts
 from depbot.symbols.shims import js_shim
 
 _STOP = ("()", "[]", "?")
+_INLINE_REQUIRE = re.compile(
+    r"""\brequire\s*\(\s*(['"])([^'"]+)\1\s*\)\s*\??\.\s*([A-Za-z_$][\w$]*)"""
+)
 _SETS = re.compile(r"\s*(?:=(?![=>])|\|\|=|\?\?=)")  # `pkg.x = …`, `pkg.x ||= …`: the code sets it
 
 
@@ -84,10 +87,28 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
     ``p.b`` → ``pkg:b``; a default import → ``pkg:default``; any import → its module."""
     out: dict[str, UsedName] = {}
     for site in report.sites:
-        if site.type_only:
+        if site.type_only:  # `import type { Options }`: a name the compiler looks up
+            for imported in site.names.values():
+                if imported not in ("*", "default"):
+                    name = f"{_module_key(site)}:{imported}"
+                    _add(out, name, site.path, site.line, "import", site.col)
             continue
         module = _module_key(site)
         _add(out, module, site.path, site.line, "import", site.col)
+        if site.style == "require" and not site.names:  # require('pkg').fn(…) on that line
+            text = texts.get(site.path, "")
+            lines = text.splitlines()
+            line = lines[site.line - 1] if 0 < site.line <= len(lines) else ""
+            for m in _INLINE_REQUIRE.finditer(line):
+                if m.group(2) == site.module:
+                    _add(
+                        out,
+                        f"{module}:{m.group(3)}",
+                        site.path,
+                        site.line,
+                        "member",
+                        m.start(3) + 1,
+                    )
         for local, imported in site.names.items():
             if imported not in ("*", "default"):
                 _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)

@@ -141,3 +141,19 @@ def test_this_in_a_class_that_extends_the_packages_is_its_object(tmp_path):
     })  # fmt: skip
     r = _search(tmp_path, SymbolQuery("npm", "authkit", "Strategy.legacyVerify"))
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/guard.js", 3, "strong")]
+
+
+def test_an_inline_require_and_a_local_module_that_re_exports_the_package(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "lib/a.js": "module.exports = (b) => require('zipkit').inflateRaw(b);\n",
+        "src/vendor.js": "module.exports = require('zipkit');\n",
+        "src/app.js": "const z = require('./vendor');\nexports.run = (b) => z.inflateRaw(b);\n",
+        "src/other.js": "const y = require('./elsewhere');\ny.inflateRaw(1);\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [
+        ("lib/a.js", 1, "strong"),
+        ("src/app.js", 2, "strong"),
+    ]

@@ -50,6 +50,7 @@ def test_javascript_named_default_and_members_of_a_required_module(tmp_path: Pat
         "helmet:default": "src/b.mjs:1 import",
         "helmet:default.other": "src/b.mjs:2 member",  # module.exports' member if CommonJS
         "helmet:frameguard": "src/b.mjs:1 import",
+        "helmet:Options": "src/c.ts:1 import",  # a type: the compiler looks it up
     }
 
 
@@ -79,3 +80,12 @@ def test_names_destructured_from_a_module_object_are_its_members(tmp_path: Path)
     assert used["zipkit:inflate"] == "lib/a.mjs:3 member"
     assert "zipkit:raw" not in used
     assert "zipkit:sync" in used and "zipkit:made" not in used  # a call's result is no export
+
+
+def test_an_inline_require_and_a_type_only_import_name_what_they_take(tmp_path: Path):
+    used = _used(tmp_path, {
+        "lib/a.js": "module.exports = (b, cb) => require('zipkit').inflateRaw(b, cb);\n",
+        "lib/b.ts": "import type { ClientOptions } from 'zipkit';\n",
+    }, "npm", "zipkit")  # fmt: skip
+    assert used["zipkit:inflateRaw"] == "lib/a.js:1 member"
+    assert used["zipkit:ClientOptions"] == "lib/b.ts:1 import"

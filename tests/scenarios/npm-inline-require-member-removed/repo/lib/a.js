@@ -1,0 +1,1 @@
+module.exports = (buf, cb) => require('zipkit').inflateRaw(buf, cb);

@@ -1,0 +1,3 @@
+const z = require('./vendor');
+
+exports.run = (b, cb) => z.inflateRaw(b, cb);

@@ -1,0 +1,3 @@
+export interface ClientOptions { retries?: number }
+export type Retry = number;
+export declare function connect(o?: ClientOptions): void;

@@ -1,0 +1,2 @@
+export interface ConnectOptions { retries?: number }
+export declare function connect(o?: ConnectOptions): void;
