@@ -528,6 +528,38 @@ _DESTRUCTURE = re.compile(
 _MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*$")
 
 
+# `function unpack(lib, buf)`, `const unpack = async (lib, buf) =>`, `unpack = function (lib)`
+_FUNCTION_PARAMS = re.compile(
+    r"(?<![\w$.])function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(([^()]{0,300})\)"
+    r"|(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?"
+    r"(?:function\s*\*?\s*[\w$]*\s*)?\(([^()]{0,300})\)\s*(?:=>|\{)"
+)
+MAX_CALLERS = 20  # calls of one function read for what they pass
+
+
+def passed_as(text: str, param: str) -> list[str]:
+    """What the calls in ``text`` pass for ``param`` of the functions that declare it
+    (``function unpack(lib, b)`` with ``unpack(require('zipkit'), x)`` → ``["require('zipkit')"]``):
+    a value followed into a function of the same module, by position."""
+    found: list[str] = []
+    for m in _FUNCTION_PARAMS.finditer(text):
+        name, raw = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        params = [re.split(r"[\s=:]", p.strip(), maxsplit=1)[0] for p in raw.split(",")]
+        if param not in params:
+            continue
+        index = params.index(param)
+        calls = re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*\(", text)
+        for call in list(calls)[:MAX_CALLERS]:
+            if call.start() == m.start(1 if m.group(1) else 3):
+                continue  # the declaration itself
+            if text[max(0, call.start() - 9) : call.start()].rstrip().endswith("function"):
+                continue
+            args, _ = _scan_args(text, call.end() - 1)
+            if index < len(args):
+                found.append(args[index].strip())
+    return found
+
+
 def destructured(text: str) -> list[tuple[int, str, str]]:
     """``(offset, value, key)`` for each key a declaration's object pattern takes from a
     plain value: ``const { a, b: c } = lib`` → ``(…, "lib", "a")``, ``(…, "lib", "b")``

@@ -246,8 +246,25 @@ class SymbolSearch:
                 ]
             )
         if name in params:
-            return Binding("param")
+            return self._param_binding(path, name, package, depth)
         return Binding("unknown")
+
+    def _param_binding(self, path: str, name: str, package: str, depth: int) -> Binding:
+        """A parameter is the package when a call of its function in this module passes it
+        (``unpack(require('pkg'), b)``, ``unpack(lib, b)`` with ``lib`` the package)."""
+        if depth >= 3:
+            return Binding("param")
+        for arg in code_js.passed_as(self._text(path), name):
+            whole = _BARE_REQUIRE.fullmatch(arg)
+            if whole is not None and (
+                whole.group(2) == package or whole.group(2).startswith(package + "/")
+            ):
+                return Binding("package", whole.group(2))
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", arg) and arg != name:
+                got = self._js_binding(path, arg, package, depth + 1)
+                if got.kind == "package":
+                    return got
+        return Binding("param")
 
     def _js_through_local(self, path: str, name: str, package: str, depth: int) -> Binding | None:
         """``const User = require('../models/user')`` where that module exported a value the

@@ -157,3 +157,19 @@ def test_an_inline_require_and_a_local_module_that_re_exports_the_package(tmp_pa
         ("lib/a.js", 1, "strong"),
         ("src/app.js", 2, "strong"),
     ]
+
+
+def test_a_parameter_is_the_package_when_a_call_in_the_module_passes_it(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/a.js": "function unpack(lib, buf) {\n  return lib.inflateRaw(buf);\n}\n"
+                    "module.exports = (b) => unpack(require('zipkit'), b);\n",
+        "src/b.js": "const zk = require('zipkit');\nconst run = async (codec, b) => codec.inflateRaw(b);\n"
+                    "run(zk, 1);\n",
+        "src/c.js": "require('zipkit');\nfunction other(lib) {\n  return lib.inflateRaw(1);\n}\n"
+                    "other({ inflateRaw() {} });\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
+    strong = [(h.path, h.line) for h in r.hits if h.evidence == "strong"]
+    assert strong == [("src/a.js", 2), ("src/b.js", 2)]  # c.js passes its own object
