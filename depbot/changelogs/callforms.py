@@ -148,10 +148,25 @@ def call_form_candidates(sentence: str, spans: list[Span], package: str) -> list
 _ADVICE = re.compile(r"\b(use|instead|in\s+favou?r\s+of|prefer|wrap)\b", re.I)
 
 
+# "`send()` now throws if the body is not a string": only calls given another kind of value
+_THROWS_UNLESS = re.compile(
+    r"\b(?:now\s+)?(?:throws?|raises?|rejects?|errors?|fails?)\b[^.;]{0,40}?\b(?:if|when|unless)\s+"
+    r"(?:the\s+|an?\s+|its\s+)?[\w`.]{1,30}\s+(?:is|are)\s+not\s+(?:an?\s+)?(\w{1,20})",
+    re.I,
+)
+
+
 def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     """Calls of each named callable that pass a value of the kind the sentence says is no
-    longer accepted ("plain strings are no longer accepted by `execute()`"); [] when it
-    names no such kind or no callable."""
+    longer accepted ("plain strings are no longer accepted by `execute()`"), or of any other
+    kind than the one it now insists on ("`send()` now throws if the body is not a string":
+    ``arg`` ``non-string``); [] when it names no such kind or no callable."""
+    insists = _THROWS_UNLESS.search(sentence)
+    if insists is not None:
+        wanted = [k for k, pattern in _VALUE_KINDS if re.fullmatch(pattern, insists.group(1), re.I)]
+        funcs = [s for s in spans if s.start < insists.start() and CALL.match(s.text)]
+        if wanted and funcs:
+            return [Candidate(callee(f.text), "arg_kind", arg=f"non-{wanted[0]}") for f in funcs]
     words = _kind_words(sentence)
     kinds = {
         kind

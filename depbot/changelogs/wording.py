@@ -376,8 +376,19 @@ def behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
             continue
         if generic(name) and not (CALL.match(s.text.strip()) or "." in name):
             continue
-        out.append(Candidate(name, "behaviour"))
+        out.append(
+            Candidate(name, "behaviour", arg=IF_CONDITION if _ONLY_IF.search(sentence) else None)
+        )
     return out
+
+
+# "`send()` now throws if the socket is closed": the change reaches only the calls that do that
+# thing, which no search can tell; each call is one to verify, none a confirmed break
+IF_CONDITION = "?if"
+_ONLY_IF = re.compile(
+    r"\b(?:now\s+)?(?:throws?|raises?|rejects?|errors?|fails?|warns?)\b[^.;]{0,60}?\b(?:if|when|unless|whenever)\b",
+    re.I,
+)
 
 
 # "a custom `key` given to `@cachedmethod` is now called as …": a change that reaches only

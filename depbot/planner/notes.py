@@ -98,6 +98,8 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         return f"`{s}` moved out of {package} into another distribution in {version}"
     if kind == "behaviour" and entry is not None:
         return f'`{s}()` behaves differently since {version}: "{_quoted(entry)}"'
+    if kind == "arg_kind" and (cand.arg or "").startswith("non-"):
+        return f"`{s}()` now throws unless given a {cand.arg[4:]} ({version})"
     if kind == "positional" and entry is not None and _KEYWORD_ONLY.search(entry.item):
         return f"`{s}()` takes its parameters by keyword only since {version}"
     return {
@@ -150,6 +152,8 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             parts.append(f"Replace `require('{s}')` with the named export of the package root.")
         elif kind == "positional":
             parts.append(f"Pass the extra arguments of `{s}()` by keyword.")
+        elif kind == "arg_kind" and (cand.arg or "").startswith("non-"):
+            parts.append(f"Give every call of `{s}()` listed above a {cand.arg[4:]}.")
         elif kind == "behaviour":
             parts.append(
                 f"Verify every call of `{s}()` listed above against the changed behaviour "

@@ -164,7 +164,7 @@ def arg_kind(arg: str) -> str:
     a = arg.strip()
     if re.fullmatch(r"-?\d[\d_.eExX]*n?", a):
         return "number"
-    if a[:1] in "'\"" or (a[:1] == "`" and "${" not in a):
+    if a[:1] in "'\"`":  # a template literal, interpolated or not, makes a string
         return "string"
     if a.startswith(("function", "async")) or re.match(r"^\(?[\w$,\s{}\[\]=]*\)?\s*=>", a):
         return "function"
@@ -178,7 +178,9 @@ def arg_kind(arg: str) -> str:
 
 
 def call_shape(args: list[str]) -> CallShape:
-    literals = tuple(a.strip()[1:-1] for a in args if arg_kind(a) == "string")
+    literals = tuple(
+        a.strip()[1:-1] for a in args if arg_kind(a) == "string" and "${" not in a
+    )  # the value of an interpolated template is not known
     return CallShape(
         positional=len(args),
         keywords=(),

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from depbot import ecosystems
+from depbot.changelogs.wording import IF_CONDITION
 from depbot.core.errors import ToolError
 from depbot.symbols import javascript as code_js
 from depbot.symbols import jsnamed
@@ -85,6 +86,9 @@ def package_key(keys: tuple[str, ...], package: str) -> str:
         if lead and key == lead and i + 1 < len(keys) and role in keys[i + 1].lower():
             return f"{keys[i + 1]}.{key}"
     return ""
+
+
+_LITERAL_KINDS = ("string", "number", "function", "object", "array")
 
 
 class Matcher:
@@ -630,7 +634,10 @@ class Matcher:
         return None
 
     def _kind_passed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
-        """``arg_kind``: a literal of the dropped kind is the break; a variable may hold one."""
+        """``arg_kind``: a literal of the dropped kind is the break; a variable may hold one.
+        ``non-<kind>``: the call now throws unless given that kind; literals of it are safe."""
+        if self.arg.startswith("non-"):
+            return self._kind_insisted(call, self.arg[4:], evidence, who)
         if self.arg in call.arg_kinds:
             return evidence, f"{who}, called with a {self.arg} literal it no longer accepts"
         if call.star or "name" in call.arg_kinds or call.keywords:
@@ -638,6 +645,18 @@ class Matcher:
             return "weak", why
         self.skip(f"passes no {self.arg}")
         return None
+
+    def _kind_insisted(
+        self, call: CallShape, wanted: str, evidence: str, who: str
+    ) -> tuple[str, str] | None:
+        kinds = call.arg_kinds
+        if kinds and all(k == wanted for k in kinds) and not call.star:
+            self.skip(f"passes a {wanted}")
+            return None
+        if len(kinds) == 1 and kinds[0] in _LITERAL_KINDS and not call.star:
+            return evidence, f"{who}, called with a {kinds[0]} literal, not a {wanted}"
+        why = f"{WEAK_USE}: {who}, passed a value that may not be a {wanted}"
+        return "weak", why
 
     def _declared_here(self, path: str) -> bool:
         """Whether the file declares the leaf itself (``def``/``class``/``function``)."""
@@ -703,6 +722,11 @@ class Matcher:
             self.skip(f"not passing '{self.arg}'")
             return None
         if k == "behaviour":
+            if self.arg == IF_CONDITION:  # "now throws if …": only calls that do that thing
+                return (
+                    "weak",
+                    f"{WEAK_USE}: {who}; it now fails under a condition, verify this call",
+                )
             if self.arg and not self._may_pass(call):  # the change reaches the calls passing arg
                 self.skip(f"not passing {self.arg}")
                 return None

@@ -129,6 +129,18 @@ def test_signatures_and_literal_values():
     ]
 
 
+def test_a_call_that_now_throws_unless_given_a_kind_is_weighed_by_its_arguments():
+    # "now throws if …": only the calls that do that thing; here, pass anything but a string
+    assert cands("**Breaking:** `send()` now throws if the body is not a string.") == [
+        ("send", "arg_kind", "non-string")
+    ]
+    assert cands("`parse()` raises when the input is not an object.") == [
+        ("parse", "arg_kind", "non-object")
+    ]
+    # a condition that names no kind of value: each call is one to verify, none a break
+    assert cands("`send()` now throws if the socket is closed.") == [("send", "behaviour", "?if")]
+
+
 def test_a_kind_of_value_no_longer_accepted_is_weighed_by_the_calls_arguments():
     # the calls of the function it names, judged by what they pass: not a removed name
     assert cands(

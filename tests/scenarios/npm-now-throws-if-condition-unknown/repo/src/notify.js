@@ -1,0 +1,5 @@
+const postkit = require('postkit');
+
+module.exports = function notify(user) {
+  return postkit.send('hello');
+};

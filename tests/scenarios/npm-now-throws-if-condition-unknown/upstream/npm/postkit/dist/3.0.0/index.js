@@ -1,0 +1,1 @@
+exports.send = function (body) { return body; };

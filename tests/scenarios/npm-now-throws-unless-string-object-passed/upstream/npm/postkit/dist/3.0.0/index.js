@@ -1,0 +1,1 @@
+exports.send = function (body) { if (typeof body !== 'string') throw new TypeError('body'); return body; };
