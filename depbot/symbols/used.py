@@ -78,6 +78,33 @@ def python_used(
     return _with_text(out, texts)
 
 
+_MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
+
+
+def _returned(
+    out: dict[str, UsedName], text: str, path: str, callee: str, maker: str, at: int = -1
+) -> None:
+    """``const c = createClient(…)`` (``callee`` called) or the call at ``at``: each
+    ``c.member`` is ``<maker>().member``, a member of what the call returned."""
+    starts = (
+        [at]
+        if at >= 0
+        else [
+            m.start()
+            for m in re.finditer(rf"(?<![\w$.]){re.escape(callee)}\s*(?:<[^;()]*>)?\(", text)
+        ]
+    )
+    for start in starts:
+        head = _MADE.search(text, max(0, start - 120), start)
+        if head is None:
+            continue
+        local = head.group(1)
+        for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\??\.([A-Za-z_$][\w$]*)", text):
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
+
+
 def _module_key(site: ImportSite) -> str:
     return site.module.removesuffix(".js").removesuffix("/index")
 
@@ -112,6 +139,7 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
         for local, imported in site.names.items():
             if imported not in ("*", "default"):
                 _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)
+                _returned(out, texts.get(site.path, ""), site.path, local, f"{module}:{imported}")
                 continue
             prefix = module
             if imported == "default" and site.style != "require":
@@ -120,6 +148,11 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
             if not re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 continue
             text = texts.get(site.path, "")
+            if prefix == module:  # `const c = lib.createClient()`: what the call returns
+                for made in re.finditer(
+                    rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)\s*\(", text
+                ):
+                    _returned(out, text, site.path, "", f"{module}:{made.group(1)}", made.start())
             for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)", text):
                 start = text.rfind("\n", 0, m.start()) + 1
                 if text[start : m.start()].lstrip().startswith(("//", "*", "/*")):

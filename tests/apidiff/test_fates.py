@@ -138,3 +138,15 @@ def test_a_member_the_code_sets_itself_is_present_when_the_new_release_exports_i
     )
     assert got["lib:getExtension"][0] == "unresolved"
     assert got["lib:getType2"][0] == "unresolved"
+
+
+def test_a_member_of_a_result_the_old_release_does_not_model_has_no_fate(tmp_path):
+    old = _npm(tmp_path / "old", "1.0.0", {"index.d.ts":
+        "export interface C { head(): void }\nexport declare function make(): C;\n"
+        "export declare function other(): Elsewhere;\n"}, types="index.d.ts")  # fmt: skip
+    new = _npm(tmp_path / "new", "2.0.0", {"index.d.ts":
+        "export interface C { get(): void }\nexport declare function make(): C;\n"
+        "export declare function other(): Elsewhere;\n"}, types="index.d.ts")  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    got = _fates(diff, ["lib:make().head", "lib:other().x", "lib:make().undeclared"])
+    assert got == {"lib:make().head": "removed"}  # the others: no model, no fate (not unseen)

@@ -89,3 +89,13 @@ def test_an_inline_require_and_a_type_only_import_name_what_they_take(tmp_path: 
     }, "npm", "zipkit")  # fmt: skip
     assert used["zipkit:inflateRaw"] == "lib/a.js:1 member"
     assert used["zipkit:ClientOptions"] == "lib/b.ts:1 import"
+
+
+def test_members_of_what_a_call_of_the_package_returns(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/a.ts": "import { createClient } from 'httpkit';\n\nconst client = createClient<Opts>();\n"
+                    "client.head('/');\n",
+        "src/b.js": "const h = require('httpkit');\nlet c = await h.connect();\nc?.close();\n",
+    }, "npm", "httpkit")  # fmt: skip
+    assert used["httpkit:createClient().head"] == "src/a.ts:4 member"
+    assert used["httpkit:connect().close"] == "src/b.js:3 member"

@@ -276,3 +276,37 @@ def test_an_instance_whose_maker_no_file_shows_is_opaque_not_empty(tmp_path):
     diff = diff_releases("npm", old, new)
     assert diff.new_api.get("m") == "opaque"
     assert not [c for c in diff.changes if c.kind == "export_removed"]  # not known gone
+
+
+def test_members_of_what_a_declared_function_returns_are_names_of_the_release(tmp_path):
+    decl = (
+        "export interface Client extends Base {\n  get(u: string): Promise<string>;\n%s}\n"
+        "interface Base { close(): void }\ninterface Base { ping(): void }\n"
+        "export declare function createClient(): Client;\n"
+        "export declare function connect(): Promise<Client>;\n"
+        "export declare function other(): Elsewhere;\n"
+        "export declare class Pool { query(): void; static create(): Pool; private secret(): void }\n"
+        "export declare function pool(): Pool;\n"
+    )
+    manifest = {"name": "h", "main": "index.js", "types": "index.d.ts"}
+    old = _package(tmp_path / "old", manifest, {"index.d.ts": decl % "  head(u: string): void;\n"})
+    new = _package(tmp_path / "new", manifest, {"index.d.ts": decl % ""})
+    diff = diff_releases("npm", old, new)
+    assert {
+        "h:createClient()", "h:createClient().get", "h:createClient().head",
+        "h:createClient().close", "h:createClient().ping", "h:connect().head", "h:pool().query",
+    } <= set(diff.old_api)  # fmt: skip
+    assert "h:other()" not in diff.old_api  # a type the file does not declare: not modelled
+    assert "h:pool().create" not in diff.old_api and "h:pool().secret" not in diff.old_api
+    removed = sorted(c.detail for c in diff.changes if c.kind == "export_removed")
+    assert removed == ["connect().head", "createClient().head"]
+
+
+def test_a_result_the_new_release_no_longer_models_hides_its_members_not_removes_them(tmp_path):
+    manifest = {"name": "h", "main": "index.js", "types": "index.d.ts"}
+    old = _package(tmp_path / "old", manifest, {"index.d.ts":
+        "export interface Client { head(): void }\nexport declare function createClient(): Client;\n"})  # fmt: skip
+    new = _package(tmp_path / "new", manifest, {"index.d.ts":
+        "import { Client } from './client';\nexport declare function createClient(): Client;\n"})  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert not [c for c in diff.changes if "()." in c.detail]

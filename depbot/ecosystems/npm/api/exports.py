@@ -22,6 +22,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from depbot.ecosystems.npm.api.instances import Instances
+from depbot.ecosystems.npm.api.returned import returned_members
 
 MAX_DEPTH = 6  # `export * from` chains followed at most this deep
 MAX_FILE_BYTES = 3_000_000
@@ -293,6 +294,7 @@ def file_exports(
     names |= _members_of_exported(program)
     made = Instances(parse, lambda base, spec: _resolve(base, spec, root)).members(file, program)
     names |= {UNSEEN} if made is None else made
+    names |= returned_members(program, names)  # `createClient().head`: what a call returns
     return names - {"", "__esModule"}
 
 

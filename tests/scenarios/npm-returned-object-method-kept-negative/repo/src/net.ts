@@ -1,0 +1,7 @@
+import { createClient } from 'httpkit';
+
+const client = createClient();
+
+export async function ping(url: string) {
+  return client.get(url);
+}

@@ -1,0 +1,5 @@
+export interface Client {
+  get(url: string): Promise<string>;
+  head(url: string): Promise<void>;
+}
+export declare function createClient(): Client;
