@@ -81,28 +81,45 @@ def python_used(
 _MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
 
 
-def _returned(
-    out: dict[str, UsedName], text: str, path: str, callee: str, maker: str, at: int = -1
+def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: int) -> None:
+    """The call (or ``new``) at ``at`` assigned, ``const c = <call>``: each ``c.member`` is
+    ``<maker>().member``, a member of what the call returned."""
+    head = _MADE.search(text, max(0, at - 120), at)
+    if head is None:
+        return
+    local = head.group(1)
+    for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\??\.([A-Za-z_$][\w$]*)", text):
+        line = text.count("\n", 0, m.start()) + 1
+        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
+
+
+def _made_members(
+    out: dict[str, UsedName],
+    text: str,
+    site: ImportSite,
+    name: str,
+    local: str,
+    through: bool = False,
 ) -> None:
-    """``const c = createClient(…)`` (``callee`` called) or the call at ``at``: each
-    ``c.member`` is ``<maker>().member``, a member of what the call returned."""
-    starts = (
-        [at]
-        if at >= 0
-        else [
-            m.start()
-            for m in re.finditer(rf"(?<![\w$.]){re.escape(callee)}\s*(?:<[^;()]*>)?\(", text)
-        ]
-    )
-    for start in starts:
-        head = _MADE.search(text, max(0, start - 120), start)
-        if head is None:
-            continue
-        local = head.group(1)
-        for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\??\.([A-Za-z_$][\w$]*)", text):
-            line = text.count("\n", 0, m.start()) + 1
-            col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-            _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
+    """The members used of what ``local`` makes: ``const c = local()`` / ``new local()`` (the
+    name ``name``, ``pkg:createClient``), or with ``through`` ``local.f()`` / ``new local.P()``
+    (``name`` the module, ``pkg``): ``c.head`` is ``pkg:createClient().head`` /
+    ``pkg:new Pool().head`` (``name`` ``pkg:default``: ``pkg:new default().head``)."""
+    word = re.escape(local)
+    if not through:
+        for m in re.finditer(rf"(?<![\w$.]){word}\s*(?:<[^;()]*>)?\(", text):
+            if text[max(0, m.start() - 4) : m.start()] != "new ":
+                _returned(out, text, site.path, name, m.start())
+        maker = name.replace(":", ":new ", 1) if ":" in name else name
+        for m in re.finditer(rf"(?<![\w$.])new\s+{word}\s*(?:<[^;()]*>)?\(", text):
+            _returned(out, text, site.path, maker, m.start())
+        return
+    for m in re.finditer(
+        rf"(?<![\w$.])(new\s+)?{word}\.([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>)?\(", text
+    ):
+        made = f"{name}:{'new ' if m.group(1) else ''}{m.group(2)}"
+        _returned(out, text, site.path, made, m.start())
 
 
 def _module_key(site: ImportSite) -> str:
@@ -139,7 +156,7 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
         for local, imported in site.names.items():
             if imported not in ("*", "default"):
                 _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)
-                _returned(out, texts.get(site.path, ""), site.path, local, f"{module}:{imported}")
+                _made_members(out, texts.get(site.path, ""), site, f"{module}:{imported}", local)
                 continue
             prefix = module
             if imported == "default" and site.style != "require":
@@ -148,11 +165,10 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
             if not re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 continue
             text = texts.get(site.path, "")
-            if prefix == module:  # `const c = lib.createClient()`: what the call returns
-                for made in re.finditer(
-                    rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)\s*\(", text
-                ):
-                    _returned(out, text, site.path, "", f"{module}:{made.group(1)}", made.start())
+            if prefix != module:  # `new Lib()` of a default export
+                _made_members(out, text, site, f"{module}:default", local)
+            else:  # `lib.createClient()`, `new lib.Pool()`: what the module's member makes
+                _made_members(out, text, site, module, local, through=True)
             for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)", text):
                 start = text.rfind("\n", 0, m.start()) + 1
                 if text[start : m.start()].lstrip().startswith(("//", "*", "/*")):

@@ -99,3 +99,14 @@ def test_members_of_what_a_call_of_the_package_returns(tmp_path: Path):
     }, "npm", "httpkit")  # fmt: skip
     assert used["httpkit:createClient().head"] == "src/a.ts:4 member"
     assert used["httpkit:connect().close"] == "src/b.js:3 member"
+
+
+def test_members_of_what_new_makes_of_a_class_of_the_package(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/a.ts": "import { Pool } from 'poolkit';\nconst pool = new Pool(4);\npool.drain();\n",
+        "src/b.mjs": "import Lib from 'poolkit';\nconst l = new Lib();\nl.end();\n",
+        "src/c.js": "const pk = require('poolkit');\nconst p = new pk.Pool();\np.query('x');\n",
+    }, "npm", "poolkit")  # fmt: skip
+    assert used["poolkit:new Pool().drain"] == "src/a.ts:3 member"
+    assert used["poolkit:new default().end"] == "src/b.mjs:3 member"
+    assert used["poolkit:new Pool().query"] == "src/c.js:3 member"

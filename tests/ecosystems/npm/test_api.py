@@ -298,6 +298,8 @@ def test_members_of_what_a_declared_function_returns_are_names_of_the_release(tm
     } <= set(diff.old_api)  # fmt: skip
     assert "h:other()" not in diff.old_api  # a type the file does not declare: not modelled
     assert "h:pool().create" not in diff.old_api and "h:pool().secret" not in diff.old_api
+    assert {"h:new Pool()", "h:new Pool().query"} <= set(diff.old_api)  # an exported class
+    assert "h:new Client()" not in diff.old_api  # an interface is made by no `new`
     removed = sorted(c.detail for c in diff.changes if c.kind == "export_removed")
     assert removed == ["connect().head", "createClient().head"]
 

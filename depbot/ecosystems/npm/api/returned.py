@@ -5,7 +5,8 @@ same file: what ``createClient()`` makes has ``get`` and ``head``. Each is named
 ``createClient().head`` among the file's names (TAPIR's returned objects): a client that calls
 ``client.head()`` on what ``createClient()`` made uses ``pkg:createClient().head``, and a release
 whose ``Client`` lost ``head`` removes that name. ``Promise<Client>`` is read as ``Client`` (what
-``await`` gives). A return type that is not an interface or class of the same file, or one
+``await`` gives). An exported class is made with ``new``: ``new Pool().query`` (``new
+default()`` for ``export default class``). A return type that is not an interface or class of the same file, or one
 that extends a type the file does not declare, is not modelled: its members are not listed,
 and ``createClient()`` itself is not (the diff then says nothing of them, as before).
 """
@@ -89,6 +90,13 @@ def returned_members(program: tree_sitter.Node, exported: set[str]) -> set[str]:
         elif node.type in ("function_signature", "function_declaration") and name:
             functions.setdefault(name, _return_type(node))
     out: set[str] = set()
+    for name in sorted(types):  # `new Pool()` of an exported class: its instance's members
+        made = _made_by_new(name, types, exported, program)
+        if made:
+            members = _members(name, types, set())
+            if members is not None:
+                out.add(f"new {made}()")
+                out |= {f"new {made}().{m}" for m in sorted(members)[:MAX_MEMBERS]}
     for function, type_name in sorted(functions.items()):
         if function not in exported or type_name not in types:
             continue
@@ -98,6 +106,28 @@ def returned_members(program: tree_sitter.Node, exported: set[str]) -> set[str]:
         out.add(f"{function}()")
         out |= {f"{function}().{m}" for m in sorted(members)[:MAX_MEMBERS]}
     return out
+
+
+def _made_by_new(
+    name: str,
+    types: dict[str, list[tree_sitter.Node]],
+    exported: set[str],
+    program: tree_sitter.Node,
+) -> str:
+    """The exported name ``new`` makes an instance of class ``name`` under: its own, or
+    ``default`` for ``export default class``; "" for an interface or a class not exported."""
+    if not any(n.type != "interface_declaration" for n in types[name]):
+        return ""
+    if name in exported:
+        return name
+    for statement in program.named_children:
+        if statement.type == "export_statement" and any(
+            c.type == "default" for c in statement.children
+        ):
+            inner = _unwrap(statement)
+            if inner.type in _TYPES and _text(inner.child_by_field_name("name")) == name:
+                return "default"
+    return ""
 
 
 def _members(

@@ -1,0 +1,3 @@
+class Pool { query() {} drain() {} }
+module.exports = Pool;
+module.exports.Pool = Pool;

@@ -1,0 +1,3 @@
+class Pool { query() {} end() {} }
+module.exports = Pool;
+module.exports.Pool = Pool;
