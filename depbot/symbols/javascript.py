@@ -442,6 +442,32 @@ def _destructured_from(text: str, start: int) -> tuple[str, ...]:
     return tuple(p.strip() for p in found.group(1).split(".")) if found else ()
 
 
+_BOUND_TO = re.compile(
+    r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=;{]{1,80})?=\s*$"
+)
+
+
+def passing_calls(text: str, start: int) -> list[tuple[tuple[str, ...], str]]:
+    """When the key at ``start`` is a top-level key of an object literal a declaration binds
+    (``const options = { useLegacy: true }``): the callee chain of each call of the module that
+    passes that name as an argument (``db.connect(url, options)``), with the name; else []."""
+    brace = unclosed_before(text, start, "{", ";")
+    bound = _BOUND_TO.search(text, max(0, brace - 120), brace) if brace >= 0 else None
+    if bound is None:
+        return []
+    name = bound.group(1)
+    out = []
+    for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", text):
+        k = _before_token(text, m.start())
+        after = text[m.end() : m.end() + 40].lstrip()
+        if k < 0 or text[k] not in "(," or after[:1] not in (",", ")"):
+            continue
+        chain, _ = _enclosing_call(text, m.start())
+        if chain:
+            out.append((chain, name))
+    return out
+
+
 def _match_forward(text: str, brace: int) -> int:
     """The index of the ``}`` that closes the ``{`` at ``brace`` (strings skipped), or -1."""
     depth = 0

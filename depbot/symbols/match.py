@@ -338,6 +338,14 @@ class Matcher:
                 self.skip("not an option property")
                 return None
             if not use.func_chain:
+                through = self._passed_through_variable(h)  # const options = {…}; f(u, options)
+                if through is not None:
+                    return self._through(through)
+                if distinctive(self.leaf) and not self._in_call(h):
+                    # `module.exports = { options: { useLegacyParser } }`: an object built
+                    # here for some call not followed; a name that rare may be that option
+                    why = f"{WEAK_USE}: the {self.leaf} key of an object built here, its call not followed"
+                    return "weak", why
                 self.skip("option outside a call")
                 return None
             b = self._js_chain_binding(h.path, use.func_chain)
@@ -356,6 +364,9 @@ class Matcher:
                     f"{WEAK_USE}: the {self.leaf} key of an object passed to {shown}, "
                     f"a call of {self.package}"
                 )
+            through = self._passed_through_variable(h)  # const options = {…}; f(u, options)
+            if through is not None:
+                return self._through(through)
             self.skip("object property of the same name")
             return None
         if use.kind == "member" and use.chain[:2] == ("require", "()"):
@@ -396,6 +407,38 @@ class Matcher:
                     return site
         return None
 
+    def _through(self, found: tuple[str | None, str]) -> tuple[str, str] | None:
+        evidence, why = found
+        if evidence is None:
+            self.skip(why)
+            return None
+        return evidence, why
+
+    def _in_call(self, h: Any) -> bool:
+        """Whether the hit sits inside some call's arguments (another function's options)."""
+        text, starts, _, _ = self.o.js_facts(h.path)
+        at = starts[h.line - 1] + h.col - 1 if 0 < h.line <= len(starts) else 0
+        return code_js.unclosed_before(text, at, "(", ";") >= 0
+
+    def _passed_through_variable(self, h: Any) -> tuple[str | None, str] | None:
+        """The key of an object a declaration binds, the name then passed to a call of the
+        package in the same module: as if given in the call itself."""
+        text, _, _, _ = self.o.js_facts(h.path)
+        starts = self.o.js_facts(h.path)[1]
+        at = starts[h.line - 1] + h.col - 1 if 0 < h.line <= len(starts) else -1
+        if at < 0:
+            return None
+        calls = code_js.passing_calls(text, at)
+        for chain, name in calls:
+            callee = self._js_chain_binding(h.path, chain)
+            if callee.kind in ("package", "local-package"):
+                shown = ".".join(p for p in chain if p not in ("()", "[]"))
+                why = f"sets {self.leaf} in `{name}`, passed to {shown} ({callee.path})"
+                return ("strong", why) if distinctive(self.leaf) else ("weak", f"{WEAK_USE}: {why}")
+        if calls:  # `const flags = {…}; parse(text, flags)`: another function's options
+            return None, "passed to another function"
+        return None
+
     def _inline_require(self, h: Any, rest: tuple[str, ...]) -> Binding:
         """``require('pkg').fn()`` on the line of the hit: the package's module object, when
         the import report has that bare ``require`` there (else nothing known)."""
@@ -411,6 +454,13 @@ class Matcher:
     def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> Binding:
         if not chain or chain[0] in ("()", "[]"):
             return Binding("unknown")
+        if chain[0] == "this" and len(chain) > 1 and chain[1] not in ("()", "[]"):
+            field = self.o.js_this_field(path, chain[1], self.package)  # this.codec = zk
+            if field is not None:
+                if field.kind == "package":
+                    rest = [p for p in chain[2:] if p not in ("()", "[]")]
+                    return Binding("package", ".".join([field.path, *rest]))
+                return field
         b = self.o._js_binding(path, chain[0], self.package)
         if b.kind == "package":
             rest = [p for p in chain[1:] if p not in ("()", "[]")]

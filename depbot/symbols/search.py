@@ -249,6 +249,33 @@ class SymbolSearch:
             return self._param_binding(path, name, package, depth)
         return Binding("unknown")
 
+    def js_this_field(self, path: str, field: str, package: str) -> Binding | None:
+        """``this.codec`` where the module assigns ``this.codec = zk`` (the package) or
+        ``this.client = createClient()`` (what it made), every assignment agreeing; None
+        when no assignment of the field is the package's."""
+        text = self._text(path)
+        values = [
+            m.group(1)
+            for m in re.finditer(
+                rf"(?<![\w$.])this\s*\.\s*{re.escape(field)}\s*=(?!=)\s*([^;\n]{{1,200}})", text
+            )
+        ]
+        if not values:
+            return None
+        got = []
+        for value in values:
+            value = value.strip()
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", value):
+                got.append(self._js_binding(path, value, package, 1))
+            else:
+                resolve = lambda root: self._js_binding(path, root, package, 1)  # noqa: E731
+                got.append(self._origin(code_js.js_origin(value), resolve))
+        if all(g.kind == got[0].kind == "package" for g in got):
+            return got[0]
+        if all(g.kind in ("package", "local-package") for g in got):
+            return Binding("local-package", field)
+        return None
+
     def _param_binding(self, path: str, name: str, package: str, depth: int) -> Binding:
         """A parameter is the package when a call of its function in this module passes it
         (``unpack(require('pkg'), b)``, ``unpack(lib, b)`` with ``lib`` the package)."""

@@ -173,3 +173,34 @@ def test_a_parameter_is_the_package_when_a_call_in_the_module_passes_it(tmp_path
     r = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
     strong = [(h.path, h.line) for h in r.hits if h.evidence == "strong"]
     assert strong == [("src/a.js", 2), ("src/b.js", 2)]  # c.js passes its own object
+
+
+def test_a_field_the_class_sets_to_the_package_or_what_it_made(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/svc.js": "const zk = require('zipkit');\nclass U {\n  constructor() {\n"
+                      "    this.codec = zk;\n    this.pool = zk.open();\n    this.other = {};\n  }\n"
+                      "  run(b) {\n    this.other.inflateRaw(b);\n    this.pool.drain();\n"
+                      "    return this.codec.inflateRaw(b);\n  }\n}\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    raw = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
+    assert [(h.path, h.line) for h in raw.hits if h.evidence == "strong"] == [("src/svc.js", 11)]
+    made = search.search(SymbolQuery("npm", "zipkit", "Pool.drain"))
+    assert [(h.path, h.line) for h in made.hits] == [("src/svc.js", 10)]
+
+
+def test_an_option_in_an_object_a_declaration_binds_then_passed_to_the_package(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/db.js": "const db = require('dbkit');\nconst options = {\n  useLegacyParser: true,\n};\n"
+                     "db.connect(url, options);\n",
+        "src/other.js": "const db = require('dbkit');\nconst flags = { useLegacyParser: true };\n"
+                        "parse(text, flags);\n",
+        "config/db.js": "module.exports = { options: { useLegacyParser: true } };\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = search.search(SymbolQuery("npm", "dbkit", "useLegacyParser", kind="parameter"))
+    got = {(h.path, h.line): h.evidence for h in r.hits}
+    assert got == {("src/db.js", 3): "strong", ("config/db.js", 1): "weak"}  # other.js: parse()
+    assert "passed to db.connect" in next(h.why for h in r.hits if h.path == "src/db.js")
