@@ -27,7 +27,11 @@ INDIRECT = ("re-export", "served by __getattr__")  # details of names no `def`/`
 
 
 # an npm change of an options object → the search_symbol kind that checks the calls
-OPTION_KINDS = {"option_now_required": "required_option", "option_values_narrowed": "option_value"}
+OPTION_KINDS = {
+    "option_now_required": "required_option",
+    "option_values_narrowed": "option_value",
+    "option_removed": "passed_option",
+}
 
 
 @dataclass(frozen=True)
@@ -255,6 +259,7 @@ def _sentence(change: ApiChange) -> str:
         "default_removed": f"{change.path} has no default export",
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
+        "option_removed": f"{change.path} no longer takes the {change.detail} option",
         "option_values_narrowed": _narrowed(change),
         "input_removed": f"the input {_leaf(change.path)} is gone",
         "input_now_required": f"the input {_leaf(change.path)} is now required (no default)",

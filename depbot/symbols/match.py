@@ -638,6 +638,20 @@ class Matcher:
             return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
         return evidence, f"{who}, called without the {option} option, which is now required"
 
+    def _option_passed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
+        """``passed_option``: the options object at position ``max_positional`` holding ``arg``,
+        which the new release no longer takes, is the use; a variable or a spread may hold it."""
+        position, option = self.max_pos, self.arg
+        keys = call.objects[position] if position < len(call.objects) else None
+        if call.star or (keys is None and position < call.positional):
+            return "weak", f"{WEAK_USE}: {who}, its options are built elsewhere; {option} is gone"
+        if keys is not None and option in keys:
+            return evidence, f"{who}, passing the {option} option the new release no longer takes"
+        if keys is not None and "..." in keys:
+            return "weak", f"{WEAK_USE}: {who}, options spread from elsewhere may hold {option}"
+        self.skip(f"does not pass {option}")
+        return None
+
     def _may_pass(self, call: CallShape) -> bool:
         """Whether the call may pass ``arg``: by keyword or as an option key, spread, or as a
         second positional argument (its place is not known)."""
@@ -740,6 +754,8 @@ class Matcher:
             return evidence, f"{who}, called without {self.arg}"
         if k == "required_option":
             return self._option_given(call, evidence, who)
+        if k == "passed_option":
+            return self._option_passed(call, evidence, who)
         if k == "option_value":
             return self._value_allowed(call, evidence, who)
         if k == "positional":

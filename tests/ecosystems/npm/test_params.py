@@ -11,6 +11,7 @@ from depbot.ecosystems.npm.api.params import (
     Signatures,
     option_values_narrowed,
     options_now_required,
+    options_removed,
     signatures,
 )
 from depbot.symbols.javascript import object_keys, object_strings
@@ -146,3 +147,23 @@ def test_the_string_values_an_object_literal_argument_gives_its_keys():
     )  # fmt: skip
     assert object_strings('{ ...base, mode: "a" }') == (("mode", "a"),)
     assert object_strings("options") is None
+
+
+def test_an_option_the_new_closed_declarations_no_longer_list_is_removed(tmp_path: Path):
+    base = "interface Base { timeout?: number }\n"
+    decl = (
+        "export interface Opts extends Base { poolSize?: number;%s }\n"
+        + base
+        + ("export declare function connect(url: string, o?: Opts): void;\n")
+    )
+    old = signatures(_write(tmp_path / "old.d.ts", decl % " useLegacy?: boolean;"))
+    new = signatures(_write(tmp_path / "new.d.ts", decl % ""))
+    assert options_removed(old, new, "connect") == [(1, "useLegacy")]
+    # an index signature (or a base not declared here) takes any key: nothing is known gone
+    opened = signatures(_write(tmp_path / "open.d.ts", decl % " [key: string]: unknown;"))
+    assert options_removed(old, opened, "connect") == []
+    unseen = signatures(_write(tmp_path / "unseen.d.ts", decl.replace(base, "") % ""))
+    assert options_removed(old, unseen, "connect") == []
+    # the guard fixture: Options had an index signature before, none now; audience stays
+    assert options_removed(signatures(_write(tmp_path / "g1.d.ts", OLD)),
+                           signatures(_write(tmp_path / "g2.d.ts", NEW)), "default") == []  # fmt: skip

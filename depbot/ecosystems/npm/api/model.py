@@ -18,6 +18,7 @@ from depbot.ecosystems.npm.api.params import (
     Signatures,
     option_values_narrowed,
     options_now_required,
+    options_removed,
     signatures,
 )
 from depbot.records.api import ApiChange
@@ -398,6 +399,8 @@ def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChang
         where = f"{new.label} · {after.name} · {new_sigs.default or function}"
         for position, option in options_now_required(old_sigs, new_sigs, function):
             changes.append(ApiChange("option_now_required", path, option, where, position))
+        for position, option in options_removed(old_sigs, new_sigs, function):
+            changes.append(ApiChange("option_removed", path, option, where, position))
         for position, option, allowed in option_values_narrowed(old_sigs, new_sigs, function):
             detail = f"{option}={'|'.join(sorted(allowed))}"
             changes.append(ApiChange("option_values_narrowed", path, detail, where, position))

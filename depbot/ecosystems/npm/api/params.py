@@ -41,6 +41,14 @@ class Signatures:
     literals: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     extends: dict[str, list[str]] = field(default_factory=dict)
     default: str = ""
+    open: set[str] = field(default_factory=set)  # interfaces with an index signature
+
+    def closed(self, interface: str, depth: int = 0) -> bool:
+        """Whether ``interface`` lists every property it takes: declared here, with no index
+        signature, and so are all the interfaces it extends."""
+        if interface not in self.interfaces or interface in self.open or depth > 4:
+            return False
+        return all(self.closed(base, depth + 1) for base in self.extends.get(interface, []))
 
     def properties(self, interface: str, depth: int = 0) -> dict[str, bool] | None:
         """The properties of ``interface`` with those of the interfaces it extends here."""
@@ -106,6 +114,8 @@ def _interface(node: tree_sitter.Node, sigs: Signatures) -> None:
             sigs.extends.setdefault(name, []).extend(b for b in bases if b)
     body = node.child_by_field_name("body")
     for member in body.named_children if body is not None else []:
+        if member.type == "index_signature":  # `[key: string]: unknown`: takes any key
+            sigs.open.add(name)
         if member.type == "property_signature":
             key = _text(member.child_by_field_name("name")).strip("'\"")
             props[key] = not any(c.type == "?" for c in member.children)
@@ -237,4 +247,21 @@ def option_values_narrowed(
             if was is None and old_props is not None and option not in old_props:
                 continue  # a new option: no call of the old release passed it
             found.append((position, option, allowed))
+    return found
+
+
+def options_removed(old: Signatures, new: Signatures, function: str) -> list[tuple[int, str]]:
+    """(position, option) for each option of ``function``'s options object that the old
+    release declared and the new one's (closed: no index signature, every base declared
+    here) no longer lists: a call that still passes it sets what is no longer read."""
+    before, after = old.function(function), new.function(function)
+    if before is None or after is None:
+        return []
+    found = []
+    for position, (p_old, p_new) in enumerate(zip(before, after, strict=False)):
+        if not (p_old.interface and p_new.interface and new.closed(p_new.interface)):
+            continue
+        old_props = old.properties(p_old.interface) or {}
+        new_props = new.properties(p_new.interface) or {}
+        found += [(position, o) for o in sorted(set(old_props) - set(new_props))]
     return found
