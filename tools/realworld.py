@@ -10,7 +10,7 @@ format (see the scenarios README) under tests/realworld/built/<name>/:
     upstream/<ecosystem>/<package>/
         <notes path>    each notes file at its repository path, read at its ref
         meta.json       {"repository": "https://github.com/<upstream>", "directory"?: ...}
-        dist/<version>/ the `from` and `to` artifacts, trimmed (when dist = true)
+        dist/<version>/ the `from` and `to` artifacts, trimmed (when dist = true; npm: JS kept)
     upstream/<ecosystem>/<also package>/   one per optional [[also]] entry (package,
         meta.json       versions): another package the registry must serve, e.g. the
         dist/<version>/ target of an `export *` or an @types/<name>; dist only, trimmed alike

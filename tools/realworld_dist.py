@@ -216,16 +216,20 @@ def npm_artifact(package: str, version: str, cache: Path) -> Artifact:
 
 
 def trim_npm(data: bytes) -> dict[str, bytes]:
+    """The tarball's package.json, license, type declarations and JavaScript (no source maps,
+    no minified bundles). Unlike the public scenarios' trimming (declarations alone when a
+    package ships them), the JavaScript stays: a deep ``require('pkg/lib/plugin')`` needs the
+    file the real tarball holds, and production code reads whole artifacts."""
     members = {}
     for name, body in _archive_members(data, "x.tgz").items():
         parts = PurePosixPath(name).parts[1:]  # drop the leading "package/"
         if parts and "node_modules" not in parts:
             members[PurePosixPath(*parts)] = body
-    decl = {p for p in members if p.name.endswith(NPM_DECL)}
-    code = decl or {
+    code = {
         p
         for p in members
-        if p.name.endswith(NPM_JS) and ".min." not in p.name and not p.name.endswith(".map")
+        if p.name.endswith(NPM_DECL)
+        or (p.name.endswith(NPM_JS) and ".min." not in p.name and not p.name.endswith(".map"))
     }
     out = {str(p): members[p] for p in code}
     for p, b in members.items():

@@ -22,8 +22,10 @@ from tests.helpers.realworld import CORPUS
 # NPM32-BEFORE.md). At fd407c3: 58 passed, false-safe 8; 63 and 5 after the build/ scope,
 # named-loader options, narrowed option values and [BREAKING] tags. The floor fell once, by
 # choice, to 57 (c41db86): a breaking item that names no API keeps the verdict unknown, which
-# turned 4 false-safe verdicts and 6 right negatives into unknown. It only rises from here
-FLOOR = 57  # scenarios passed with --model rules
+# turned 4 false-safe verdicts and 6 right negatives into unknown. 62 since the corpus keeps
+# npm releases' JavaScript beside their declarations (tools/realworld_dist.trim_npm), as real
+# tarballs hold it. It only rises from here
+FLOOR = 62  # scenarios passed with --model rules
 FALSE_SAFE_CEILING = 0  # expected affected, got not_affected; only falls  # expected affected, got not_affected; only falls
 
 

@@ -312,3 +312,15 @@ def test_a_result_the_new_release_no_longer_models_hides_its_members_not_removes
         "import { Client } from './client';\nexport declare function createClient(): Client;\n"})  # fmt: skip
     diff = diff_releases("npm", old, new)
     assert not [c for c in diff.changes if "()." in c.detail]
+
+
+def test_an_mjs_file_is_a_deep_path_by_its_full_name(tmp_path):
+    old = _package(tmp_path / "old", {"name": "cm", "main": "index.js"},
+                   {"index.js": "", "esm.mjs": "export const a = 1;\n", "lib/x.js": ""})  # fmt: skip
+    manifest = {"name": "cm", "main": "index.js",
+                "exports": {".": "./index.js", "./esm.mjs": "./esm.mjs"}}  # fmt: skip
+    new = _package(tmp_path / "new", manifest, {"index.js": "", "esm.mjs": "export const a = 1;\n"})
+    diff = diff_releases("npm", old, new)
+    closed = sorted(c.path for c in diff.changes if c.kind == "subpath_closed")
+    assert closed == ["cm/lib/x"]  # cm/esm.mjs stays an entry point; cm/esm never was one
+    assert "cm/esm.mjs" in diff.old_api and "cm/esm" not in diff.old_api

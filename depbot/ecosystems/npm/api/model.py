@@ -161,11 +161,16 @@ def subpath_allowed(exports: dict[str, dict[str, str | None]], subpath: str) -> 
 
 
 def deep_paths(package: NpmPackage) -> list[str]:
-    """The subpaths `require('pkg/x')` reaches: every JS file without an `exports` map."""
+    """The subpaths `require('pkg/x')` reaches: every JS file without an `exports` map
+    (`x.js` as `./x`, a folder's `index.js` as the folder, `x.mjs`/`x.cjs` by their names:
+    Node adds no extension but `.js` to a bare deep path)."""
     if package.exports is not None:
         return sorted(k for k in package.exports if k != "." and "*" not in k)
     paths = []
     for rel in _files(package, JS_SUFFIXES):
+        if not rel.endswith(".js"):  # `esm.mjs` / `x.cjs`: reached only by their full name
+            paths.append("./" + rel)
+            continue
         stem = rel.rsplit(".", 1)[0]
         paths.append("./" + (stem[: -len("/index")] if stem.endswith("/index") else stem))
     return sorted(set(paths) - {"./index", "."})
