@@ -20,7 +20,7 @@ from depbot.core.errors import ToolError
 from depbot.ecosystems.npm import NPM
 from depbot.records.api import UsedName
 from depbot.search.code import CodeSearch
-from depbot.search.import_sites import PY_GLOBS, ImportReport, where_imported
+from depbot.search.import_sites import PY_GLOBS, ImportReport, ImportSite, where_imported
 from depbot.search.imports import js_imports
 from depbot.symbols import javascript as code_js
 from depbot.symbols import jsaliases, jslocal
@@ -84,7 +84,33 @@ class SymbolSearch:
         if ecosystems.get(ecosystem).language == "python":
             texts = {p: self._text(p) for p in rep.files}
             return python_used(rep, {p: self.py_facts(p) for p in rep.files}, texts)
-        return js_used(rep, {p: self._text(p) for p in rep.files})
+        sites = rep.sites + self._through_reexports(rep, package)
+        files = sorted({s.path for s in sites})
+        return js_used(replace(rep, sites=sites, files=files), {p: self._text(p) for p in files})
+
+    def _through_reexports(self, rep: ImportReport, package: str) -> list[ImportSite]:
+        """The imports of a local module that re-exports the package whole (``module.exports
+        = require('pkg')``), as imports of the package: their names are the package's."""
+        out: list[ImportSite] = []
+        for site in rep.sites:
+            if site.style != "require" or site.names or not site.text.startswith("module.exports"):
+                continue
+            if not _BARE_REQUIRE.fullmatch(site.text.split("=", 1)[1].strip()):
+                continue
+            stem = site.path.rsplit("/", 1)[-1].split(".")[0]
+            globs = ecosystems.get(rep.ecosystem).source_globs
+            for importer in self.code.files_containing(re.escape(stem), globs)[:200]:
+                if importer == site.path:
+                    continue
+                for imp in js_imports(self._text(importer), path=importer):
+                    if imp.package or site.path not in jslocal.candidates(importer, imp.specifier):
+                        continue
+                    lines = self.code.read_lines(importer)
+                    text = lines[imp.line - 1].strip() if 0 < imp.line <= len(lines) else ""
+                    out.append(ImportSite(importer, imp.line, imp.col, text, site.module,
+                                          site.package, site.subpath, dict(imp.names), imp.style,
+                                          site.esm, False, imp.type_only))  # fmt: skip
+        return out
 
     def js_facts(self, path: str) -> tuple[str, list[int], dict[str, list[str]], set[str]]:
         with self._lock:

@@ -110,3 +110,13 @@ def test_members_of_what_new_makes_of_a_class_of_the_package(tmp_path: Path):
     assert used["poolkit:new Pool().drain"] == "src/a.ts:3 member"
     assert used["poolkit:new default().end"] == "src/b.mjs:3 member"
     assert used["poolkit:new Pool().query"] == "src/c.js:3 member"
+
+
+def test_the_imports_of_a_local_module_that_re_exports_the_package_are_its(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/vendor.js": "module.exports = require('zipkit');\n",
+        "src/app.js": "const z = require('./vendor');\nexports.run = (b) => z.inflateRaw(b);\n",
+        "src/more.mjs": "import { inflate } from './vendor.js';\ninflate(1);\n",
+    }, "npm", "zipkit")  # fmt: skip
+    assert used["zipkit:inflateRaw"] == "src/app.js:2 member"
+    assert used["zipkit:inflate"] == "src/more.mjs:1 import"
