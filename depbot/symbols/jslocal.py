@@ -48,3 +48,11 @@ def exported(text: str, imported: str) -> str | None:
     if re.search(declared, text) or re.search(listed, text):
         return imported
     return None
+
+
+_STAR_FROM = re.compile(r"""(?<![\w$.])export\s*\*\s*from\s*(['"])([^'"\s]{1,214})\1""")
+
+
+def star_sources(text: str) -> list[str]:
+    """The bare specifiers a module re-exports whole: ``export * from 'pkg'`` → ``pkg``."""
+    return [m.group(2) for m in _STAR_FROM.finditer(text) if not m.group(2).startswith(".")]

@@ -90,14 +90,24 @@ class SymbolSearch:
 
     def _through_reexports(self, rep: ImportReport, package: str) -> list[ImportSite]:
         """The imports of a local module that re-exports the package whole (``module.exports
-        = require('pkg')``), as imports of the package: their names are the package's."""
+        = require('pkg')``, ``export * from 'pkg'``: the names it does not declare itself), as
+        imports of the package: their names are the package's."""
         out: list[ImportSite] = []
         for site in rep.sites:
-            if site.style != "require" or site.names or not site.text.startswith("module.exports"):
+            star = site.style == "export-from" and site.names == {"*": "*"}  # export * from 'pkg'
+            whole = (
+                site.style == "require"
+                and not site.names
+                and site.text.startswith("module.exports")
+                and bool(_BARE_REQUIRE.fullmatch(site.text.split("=", 1)[-1].strip()))
+            )
+            if not (star or whole):
                 continue
-            if not _BARE_REQUIRE.fullmatch(site.text.split("=", 1)[1].strip()):
-                continue
-            stem = site.path.rsplit("/", 1)[-1].split(".")[0]
+            barrel = self._text(site.path)
+            parts = site.path.split("/")
+            stem = parts[-1].split(".")[0]
+            if stem == "index" and len(parts) > 1:  # `./lib` loads lib/index.js
+                stem = parts[-2]
             globs = ecosystems.get(rep.ecosystem).source_globs
             for importer in self.code.files_containing(re.escape(stem), globs)[:200]:
                 if importer == site.path:
@@ -105,10 +115,18 @@ class SymbolSearch:
                 for imp in js_imports(self._text(importer), path=importer):
                     if imp.package or site.path not in jslocal.candidates(importer, imp.specifier):
                         continue
+                    names = dict(imp.names)
+                    if star:  # the names the barrel declares itself are its own
+                        names = {
+                            k: v for k, v in names.items()
+                            if v not in ("*", "default") and jslocal.exported(barrel, v) is None
+                        }  # fmt: skip
+                        if not names:
+                            continue
                     lines = self.code.read_lines(importer)
                     text = lines[imp.line - 1].strip() if 0 < imp.line <= len(lines) else ""
                     out.append(ImportSite(importer, imp.line, imp.col, text, site.module,
-                                          site.package, site.subpath, dict(imp.names), imp.style,
+                                          site.package, site.subpath, names, imp.style,
                                           site.esm, False, imp.type_only))  # fmt: skip
         return out
 
@@ -360,9 +378,14 @@ class SymbolSearch:
 
     def _js_exported(self, path: str, imported: str, package: str, depth: int) -> Binding | None:
         try:
-            expr = jslocal.exported(self._text(path), imported)
+            text = self._text(path)
         except ToolError:
             return None
+        expr = jslocal.exported(text, imported)
+        if expr is None and imported not in ("default", "*"):  # a barrel: export * from 'pkg'
+            for spec in jslocal.star_sources(text):
+                if spec == package or spec.startswith(package + "/"):
+                    return Binding("package", f"{spec}.{imported}")
         if expr is None:
             return None
         whole = _BARE_REQUIRE.fullmatch(expr)  # `module.exports = require('pkg')`: a re-export

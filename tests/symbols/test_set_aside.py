@@ -204,3 +204,17 @@ def test_an_option_in_an_object_a_declaration_binds_then_passed_to_the_package(t
     got = {(h.path, h.line): h.evidence for h in r.hits}
     assert got == {("src/db.js", 3): "strong", ("config/db.js", 1): "weak"}  # other.js: parse()
     assert "passed to db.connect" in next(h.why for h in r.hits if h.path == "src/db.js")
+
+
+def test_a_name_imported_from_a_barrel_that_re_exports_the_package_is_the_packages(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/lib/index.js": "export * from 'zipkit';\nexport function inflateLocal() {}\n",
+        "src/app.js": "import { inflateRaw, inflateLocal } from './lib';\n"
+                      "inflateRaw(1);\ninflateLocal(2);\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
+    assert ("src/app.js", 2, "strong") in [(h.path, h.line, h.evidence) for h in r.hits]
+    local = search.search(SymbolQuery("npm", "zipkit", "inflateLocal"))
+    assert not [h for h in local.hits if h.evidence == "strong"]

@@ -120,3 +120,12 @@ def test_the_imports_of_a_local_module_that_re_exports_the_package_are_its(tmp_p
     }, "npm", "zipkit")  # fmt: skip
     assert used["zipkit:inflateRaw"] == "src/app.js:2 member"
     assert used["zipkit:inflate"] == "src/more.mjs:1 import"
+
+
+def test_the_names_a_barrel_takes_from_export_star_are_the_packages(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/lib/index.js": "export * from 'zipkit';\nexport const local = 1;\n",
+        "src/app.js": "import { inflateRaw, local } from './lib';\ninflateRaw(local);\n",
+    }, "npm", "zipkit")  # fmt: skip
+    assert used["zipkit:inflateRaw"] == "src/app.js:1 import"
+    assert "zipkit:local" not in used  # the barrel's own export

@@ -1,0 +1,3 @@
+import { inflateRaw } from './lib';
+
+inflateRaw(Buffer.from('x'), () => {});

@@ -1,0 +1,2 @@
+export * from 'zipkit';
+export const local = 1;
