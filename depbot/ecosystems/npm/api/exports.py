@@ -22,6 +22,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from depbot.ecosystems.npm.api.instances import Instances
+from depbot.ecosystems.npm.api.nodes import node_text
 from depbot.ecosystems.npm.api.returned import returned_members
 
 MAX_DEPTH = 6  # `export * from` chains followed at most this deep
@@ -64,26 +65,18 @@ def parse(file: Path) -> tree_sitter.Node | None:
     return _parser(kind).parse(file.read_bytes()).root_node
 
 
-def _text(node: tree_sitter.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    if node.type == "string":
-        return "".join(_text(c) for c in node.children if c.type == "string_fragment")
-    return node.text.decode("utf-8", errors="replace")
-
-
 def _declared_names(node: tree_sitter.Node) -> list[str]:
     """Names a declaration binds: `function f`, `class C`, `const a = 1, b = 2`, `interface I`."""
     if node.type == "ambient_declaration":
         return [n for child in node.named_children for n in _declared_names(child)]
     if node.type in ("lexical_declaration", "variable_declaration"):
         return [
-            _text(d.child_by_field_name("name"))
+            node_text(d.child_by_field_name("name"))
             for d in node.named_children
             if d.type == "variable_declarator"
         ]
     name = node.child_by_field_name("name")
-    return [_text(name)] if name is not None else []
+    return [node_text(name)] if name is not None else []
 
 
 def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
@@ -97,12 +90,12 @@ def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
         )
         if (
             target.type not in ("internal_module", "module")
-            or _text(target.child_by_field_name("name")) != name
+            or node_text(target.child_by_field_name("name")) != name
         ):
             continue
         body = target.child_by_field_name("body")
         for statement in body.named_children if body is not None else []:
-            if _NEVER.search(_text(statement)):
+            if _NEVER.search(node_text(statement)):
                 continue  # `var gone: () => never`: a stub that only throws is a removal
             inner = (
                 statement.child_by_field_name("declaration")
@@ -135,10 +128,10 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
     declaration = node.child_by_field_name("declaration")
     if "default" in tokens:  # `export default X` with `declare namespace X { … }` beside it:
         named = [c for c in node.named_children if c.type == "identifier"]  # X's members too
-        return {"default", *(_namespace_members(program, _text(named[0])) if named else [])}
+        return {"default", *(_namespace_members(program, node_text(named[0])) if named else [])}
     if "=" in tokens:  # export = X
         named = [c for c in node.named_children if c.type == "identifier"]
-        return {"default", *(_namespace_members(program, _text(named[0])) if named else [])}
+        return {"default", *(_namespace_members(program, node_text(named[0])) if named else [])}
     if declaration is not None:
         return set(_declared_names(declaration))
     names: set[str] = set()
@@ -146,14 +139,14 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
         if child.type == "export_clause":
             for spec in child.named_children:
                 alias = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
-                names.add(_text(alias))
+                names.add(node_text(alias))
         elif child.type == "namespace_export":
             names.update(
-                _text(c) for c in child.named_children if c.type in ("identifier", "string")
+                node_text(c) for c in child.named_children if c.type in ("identifier", "string")
             )
     source = node.child_by_field_name("source")
     if "*" in tokens and source is not None:
-        spec = _text(source)
+        spec = node_text(source)
         if not spec.startswith(".") and ctx.foreign is not None:  # another package's names
             return names | {n for n in ctx.foreign(spec) or () if n != "default"}
         target = _resolve(ctx.file, spec, ctx.root)
@@ -171,16 +164,16 @@ def _commonjs(node: tree_sitter.Node) -> set[str]:
         args = expression.child_by_field_name("arguments")
         items = args.named_children if args is not None else []
         if (
-            _text(expression.child_by_field_name("function")) == "Object.defineProperty"
+            node_text(expression.child_by_field_name("function")) == "Object.defineProperty"
             and len(items) > 1
         ):
-            if _text(items[0]) in ("exports", "module.exports") and items[1].type == "string":
-                return {_text(items[1])}
+            if node_text(items[0]) in ("exports", "module.exports") and items[1].type == "string":
+                return {node_text(items[1])}
         return set()
     if expression.type != "assignment_expression":
         return set()
     left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
-    target = _text(left)
+    target = node_text(left)
     if target == "module.exports":
         if right is not None and right.type == "object":
             return {"default", *_object_keys(right)}
@@ -195,10 +188,10 @@ def _object_keys(node: tree_sitter.Node) -> list[str]:
     keys = []
     for child in node.named_children:
         if child.type == "shorthand_property_identifier":
-            keys.append(_text(child))
+            keys.append(node_text(child))
         elif child.type in ("pair", "method_definition"):
             key = child.child_by_field_name("key") or child.child_by_field_name("name")
-            keys.append(_text(key))
+            keys.append(node_text(key))
     return keys
 
 
@@ -226,7 +219,7 @@ def ambient_modules(file: Path) -> dict[str, set[str]]:
         if name is None or name.type != "string" or body is None:
             continue
         ctx = _Context(file, file.parent, MAX_DEPTH, {file})
-        names = found.setdefault(_text(name), set())
+        names = found.setdefault(node_text(name), set())
         for statement in body.named_children:
             if statement.type == "export_statement":
                 names |= _export_statement(statement, body, ctx)
@@ -310,11 +303,11 @@ def _members_of_exported(program: tree_sitter.Node) -> set[str]:
             expression.child_by_field_name("left"),
             expression.child_by_field_name("right"),
         )
-        if _text(left) == "module.exports" and right is not None and right.type == "identifier":
-            exported = _text(right)
+        if node_text(left) == "module.exports" and right is not None and right.type == "identifier":
+            exported = node_text(right)
         elif left is not None and left.type == "member_expression":
             owner = left.child_by_field_name("object")
             if owner is not None and owner.type == "identifier":
-                member = _text(left.child_by_field_name("property"))
-                assigned.setdefault(_text(owner), set()).add(member)
+                member = node_text(left.child_by_field_name("property"))
+                assigned.setdefault(node_text(owner), set()).add(member)
     return assigned.get(exported, set())

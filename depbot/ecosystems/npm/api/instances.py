@@ -17,17 +17,11 @@ from pathlib import Path
 
 import tree_sitter
 
+from depbot.ecosystems.npm.api.nodes import node_text
+
 Parse = Callable[[Path], "tree_sitter.Node | None"]
 Resolve = Callable[[Path, str], "Path | None"]
 MAX_FILES = 4  # files followed from the entry to the constructor
-
-
-def _text(node: tree_sitter.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    if node.type == "string":
-        return "".join(_text(c) for c in node.children if c.type == "string_fragment")
-    return node.text.decode("utf-8", errors="replace")
 
 
 def _statements(program: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -56,7 +50,7 @@ def _this_members(body: tree_sitter.Node | None) -> set[str]:
             if left is not None and left.type == "member_expression":
                 owner = left.child_by_field_name("object")
                 if owner is not None and owner.type == "this":
-                    found.add(_text(left.child_by_field_name("property")))
+                    found.add(node_text(left.child_by_field_name("property")))
         stack.extend(c for c in node.named_children if c.type not in _OWN_THIS)
     return found
 
@@ -76,7 +70,7 @@ def _class_members(node: tree_sitter.Node, *, static: bool) -> set[str]:
             continue
         is_static = any(c.type == "static" for c in member.children)
         key = member.child_by_field_name("name") or member.child_by_field_name("property")
-        name = _text(key)
+        name = node_text(key)
         if name == "constructor":
             if not static:
                 found |= _this_members(member.child_by_field_name("body"))
@@ -101,11 +95,11 @@ class _File:
 
     def _statement(self, node: tree_sitter.Node) -> None:
         if node.type == "class_declaration":
-            self.classes[_text(node.child_by_field_name("name"))] = node
+            self.classes[node_text(node.child_by_field_name("name"))] = node
         elif node.type == "function_declaration":
-            self.functions[_text(node.child_by_field_name("name"))] = node
+            self.functions[node_text(node.child_by_field_name("name"))] = node
         for declarator in _declarators(node):
-            self._bind(_text(declarator.child_by_field_name("name")), declarator)
+            self._bind(node_text(declarator.child_by_field_name("name")), declarator)
         expression = _expression(node)
         if expression is None or expression.type != "assignment_expression":
             return
@@ -113,31 +107,34 @@ class _File:
             expression.child_by_field_name("left"),
             expression.child_by_field_name("right"),
         )
-        if _text(left) == "module.exports":
+        if node_text(left) == "module.exports":
             self.exported = right
         elif left is not None and left.type == "member_expression":
             owner = left.child_by_field_name("object")
             if owner is not None and owner.type == "member_expression":
                 base = owner.child_by_field_name("object")
-                if _text(owner.child_by_field_name("property")) == "prototype" and base is not None:
-                    member = _text(left.child_by_field_name("property"))
-                    self.prototype.setdefault(_text(base), set()).add(member)
+                if (
+                    node_text(owner.child_by_field_name("property")) == "prototype"
+                    and base is not None
+                ):
+                    member = node_text(left.child_by_field_name("property"))
+                    self.prototype.setdefault(node_text(base), set()).add(member)
 
     def _bind(self, name: str, declarator: tree_sitter.Node) -> None:
         value = declarator.child_by_field_name("value")
         if value is None or not name:
             return
         if value.type == "new_expression":
-            self.made[name] = _text(value.child_by_field_name("constructor"))
+            self.made[name] = node_text(value.child_by_field_name("constructor"))
         elif value.type == "class":
             self.classes[name] = value
-        elif value.type == "call_expression" and _text(value.child_by_field_name("function")) == (
-            "require"
-        ):
+        elif value.type == "call_expression" and node_text(
+            value.child_by_field_name("function")
+        ) == ("require"):
             args = value.child_by_field_name("arguments")
             first = args.named_children[0] if args is not None and args.named_children else None
             if first is not None and first.type == "string":
-                self.required[name] = _text(first)
+                self.required[name] = node_text(first)
 
 
 class Instances:
@@ -154,10 +151,12 @@ class Instances:
         if value is None:
             return set()
         if value.type == "new_expression":
-            return self._instance(file, scope, _text(value.child_by_field_name("constructor")), 0)
+            return self._instance(
+                file, scope, node_text(value.child_by_field_name("constructor")), 0
+            )
         if value.type != "identifier":
             return set()
-        name = _text(value)
+        name = node_text(value)
         if name in scope.made:
             return self._instance(file, scope, scope.made[name], 0)
         if name in scope.classes:
@@ -180,4 +179,4 @@ class Instances:
         exported = inner.exported
         if exported is None or exported.type != "identifier":
             return None
-        return self._instance(target, inner, _text(exported), depth + 1)
+        return self._instance(target, inner, node_text(exported), depth + 1)

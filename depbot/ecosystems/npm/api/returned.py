@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import tree_sitter
 
+from depbot.ecosystems.npm.api.nodes import node_text
+
 MAX_MEMBERS = 2_000
 _MEMBER_NODES = ("method_signature", "property_signature", "public_field_definition",
                  "method_definition", "abstract_method_signature")  # fmt: skip
 _TYPES = ("interface_declaration", "class_declaration", "abstract_class_declaration")
-
-
-def _text(node: tree_sitter.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", errors="replace")
 
 
 def _unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
@@ -45,10 +41,10 @@ def _own_members(node: tree_sitter.Node) -> set[str]:
     for member in body.named_children if body is not None else []:
         if member.type not in _MEMBER_NODES:
             continue
-        words = {c.type for c in member.children} | {_text(c) for c in member.children[:3]}
-        if "static" in words or "private" in words or "#" in _text(member)[:1]:
+        words = {c.type for c in member.children} | {node_text(c) for c in member.children[:3]}
+        if "static" in words or "private" in words or "#" in node_text(member)[:1]:
             continue
-        name = _text(member.child_by_field_name("name"))
+        name = node_text(member.child_by_field_name("name"))
         if name and name != "constructor":
             found.add(name)
     return found
@@ -60,7 +56,7 @@ def _bases(node: tree_sitter.Node) -> list[str]:
         if child.type in ("extends_type_clause", "class_heritage", "extends_clause"):
             for part in child.named_children:
                 target = part.child_by_field_name("value") or part
-                names.append(_text(target).split("<")[0].strip())
+                names.append(node_text(target).split("<")[0].strip())
     return [n for n in names if n]
 
 
@@ -68,13 +64,13 @@ def _return_type(node: tree_sitter.Node) -> str:
     annotation = node.child_by_field_name("return_type")
     kind = annotation.named_children[0] if annotation and annotation.named_children else None
     if kind is not None and kind.type == "generic_type":
-        if _text(kind.child_by_field_name("name")) == "Promise":
+        if node_text(kind.child_by_field_name("name")) == "Promise":
             args = [c for c in kind.named_children if c.type == "type_arguments"]
             inner = args[0].named_children if args else []
             kind = inner[0] if len(inner) == 1 else None
         else:
             kind = kind.child_by_field_name("name")
-    return _text(kind) if kind is not None and kind.type == "type_identifier" else ""
+    return node_text(kind) if kind is not None and kind.type == "type_identifier" else ""
 
 
 def returned_members(program: tree_sitter.Node, exported: set[str]) -> set[str]:
@@ -84,7 +80,7 @@ def returned_members(program: tree_sitter.Node, exported: set[str]) -> set[str]:
     functions: dict[str, str] = {}
     for statement in program.named_children:
         node = _unwrap(statement)
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         if node.type in _TYPES and name:
             types.setdefault(name, []).append(node)
         elif node.type in ("function_signature", "function_declaration") and name:
@@ -125,7 +121,7 @@ def _made_by_new(
             c.type == "default" for c in statement.children
         ):
             inner = _unwrap(statement)
-            if inner.type in _TYPES and _text(inner.child_by_field_name("name")) == name:
+            if inner.type in _TYPES and node_text(inner.child_by_field_name("name")) == name:
                 return "default"
     return ""
 
