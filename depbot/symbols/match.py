@@ -170,6 +170,10 @@ class Matcher:
             quoted = self._import_path(h)
             if quoted is not None:
                 return quoted
+        if h.context == "string" and self.kind == "name" and not h.path.endswith((".py", ".pyi")):
+            keyed = self._bracket_member(h)  # zk['inflateRaw'](…): a member read by its name
+            if keyed is not None:
+                return keyed
         if h.context in ("comment",) or (h.context == "string" and self.kind != "config_key"):
             self.skip(f"in {h.context}s")
             return None
@@ -437,6 +441,19 @@ class Matcher:
                 return ("strong", why) if distinctive(self.leaf) else ("weak", f"{WEAK_USE}: {why}")
         if calls:  # `const flags = {…}; parse(text, flags)`: another function's options
             return None, "passed to another function"
+        return None
+
+    def _bracket_member(self, h: Any) -> SymbolHit | None:
+        """``zk['inflateRaw']`` with ``zk`` the package's module object: a strong use."""
+        line = self._line(h)
+        for m in re.finditer(
+            rf"""([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\[\s*(['"]){re.escape(self.leaf)}\2\s*\]""",
+            line,
+        ):
+            b = self._js_chain_binding(h.path, tuple(m.group(1).split(".")))
+            if b.kind == "package":
+                why = f"{m.group(1)}['{self.leaf}'] resolves to {b.path}.{self.leaf}"
+                return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
         return None
 
     def _inline_require(self, h: Any, rest: tuple[str, ...]) -> Binding:

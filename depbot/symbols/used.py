@@ -179,6 +179,13 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 shim = bool(js_shim(text, line, m.group(1)))  # `x.new = x.new || x.old`
                 how = "assigned" if _SETS.match(text, m.end()) else "member"
                 _add(out, name, site.path, line, how, col, shim)
+            for m in re.finditer(
+                rf"""(?<![\w$.]){re.escape(local)}\s*\[\s*(['"])([A-Za-z_$][\w$]*)\1\s*\]""", text
+            ):
+                line = text.count("\n", 0, m.start()) + 1  # `local['member']`
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                name = f"{prefix}.{m.group(2)}" if prefix != module else f"{module}:{m.group(2)}"
+                _add(out, name, site.path, line, "member", col)
             for offset, value, key in destructured(text):  # `const { a: b } = local`
                 if value != local or text[:offset].rstrip().endswith(("//", "*")):
                     continue

@@ -218,3 +218,14 @@ def test_a_name_imported_from_a_barrel_that_re_exports_the_package_is_the_packag
     assert ("src/app.js", 2, "strong") in [(h.path, h.line, h.evidence) for h in r.hits]
     local = search.search(SymbolQuery("npm", "zipkit", "inflateLocal"))
     assert not [h for h in local.hits if h.evidence == "strong"]
+
+
+def test_a_member_read_by_its_quoted_name_is_a_use_a_plain_string_is_not(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/a.js": "const zk = require('zipkit');\nconst f = zk['inflateRaw'];\n"
+                    "const other = {}; other['inflateRaw'] = 1;\nlog('inflateRaw');\n",
+    })  # fmt: skip
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/a.js", 2, "strong")]

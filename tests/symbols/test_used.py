@@ -129,3 +129,10 @@ def test_the_names_a_barrel_takes_from_export_star_are_the_packages(tmp_path: Pa
     }, "npm", "zipkit")  # fmt: skip
     assert used["zipkit:inflateRaw"] == "src/app.js:1 import"
     assert "zipkit:local" not in used  # the barrel's own export
+
+
+def test_a_member_read_by_its_quoted_name(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/a.js": "const zk = require('zipkit');\nmodule.exports = (b) => zk['inflateRaw'](b);\n",
+    }, "npm", "zipkit")  # fmt: skip
+    assert used["zipkit:inflateRaw"] == "src/a.js:2 member"

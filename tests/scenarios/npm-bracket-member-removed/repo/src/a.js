@@ -1,0 +1,2 @@
+const zk = require('zipkit');
+module.exports = (b, cb) => zk['inflateRaw'](b, cb);
