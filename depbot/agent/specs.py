@@ -77,7 +77,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "ES-module-only package from CommonJS), default_import, subpath ('pkg/sub' entry "
             "point), module_path ('pkg.sub' module), config_key (of = the config file when "
             "named, e.g. 'pyproject.toml'), config_file (files named symbol, e.g. '.babelrc', "
-            "that configure the package), async (calls not awaited), behaviour (calls of "
+            "that configure the package), required_use (a name now required: uses without it), "
+            "async (calls not awaited), behaviour (calls of "
             "symbol whose behaviour changed: each to verify). "
             "Hits say how strong the evidence is and why."
         ),

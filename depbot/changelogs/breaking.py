@@ -27,6 +27,7 @@ from depbot.changelogs.items import (
     sentences,
     split_items,
 )
+from depbot.changelogs.requires import required_use_candidates
 from depbot.changelogs.spans import CALL, DOTTED, span_positions
 from depbot.changelogs.wording import Candidate, behaviour_change, moved_out
 
@@ -48,6 +49,7 @@ CANDIDATE_KINDS = (
     "async",  # calls of `symbol` that are not awaited
     "behaviour",  # calls of `symbol`, whose behaviour changed: each must be verified
     "config_file",  # a configuration file (`.babelrc`, `setup.cfg`) the release no longer reads
+    "required_use",  # a name the release now requires: code using the package without it breaks
 )
 
 
@@ -98,6 +100,8 @@ def analyze_section(
                 import_names=import_names,
                 old_code=old_code,
             )
+            if not cands:  # "now requires an accompanying plugin" + its example's import
+                cands = required_use_candidates(text, raw.context, raw.code, package, import_names)
         if category == "info" and not removes_deprecated:
             continue
         deprecates: list[Candidate] = []

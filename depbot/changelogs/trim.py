@@ -23,7 +23,8 @@ __all__ = ["BREAKING_WORDS", "deprecation_notes", "removes_deprecated", "trim_to
 # Lines that tell of something that may break a caller; ``trim_to_budget`` keeps them whole.
 BREAKING_WORDS = re.compile(
     r"\b(?:break(?:s|ing)?|remov(?:e|ed|es|al|als|ing)|renam(?:e|ed|es|ing)|deprecat\w*"
-    r"|no\s+longer|drop(?:s|ped|ping)?|migrat\w*|incompatib\w*|gone)\b",
+    r"|no\s+longer|drop(?:s|ped|ping)?|migrat\w*|incompatib\w*|gone"
+    r"|now\s+requir(?:e|es|ed))\b",  # "now requires a plugin", "A Plugin is Now Required"
     re.IGNORECASE,
 )
 

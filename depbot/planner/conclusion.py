@@ -218,6 +218,8 @@ def _affected(u: UpdateEntry, cl: Changelog, t: _Tally) -> Conclusion:
     what = "; ".join(dict.fromkeys(_removed(c, e, u) for c, e in t.hit_cands[:3]))
     more = f" (and {len(t.hit_cands) - 3} more)" if len(t.hit_cands) > 3 else ""
     n_main = len(t.hits)
+    absent = all(c.kind == "required_use" for c, _e in t.hit_cands)  # a use lacking a name
+    relies = f"uses {package} without it" if absent else "relies on it"
     hits = list(t.hits)
     for cand, entry, ids in t.also:
         changes.append(Change(f"Also deprecated (still works in {to}): `{cand.symbol}`, "
@@ -227,7 +229,7 @@ def _affected(u: UpdateEntry, cl: Changelog, t: _Tally) -> Conclusion:
     return Conclusion(
         package,
         "affected",
-        f"{what}{more}; this code relies on it in {n_main} place{'s' if n_main != 1 else ''}.",
+        f"{what}{more}; this code {relies} in {n_main} place{'s' if n_main != 1 else ''}.",
         tuple(changes[:20]),
         tuple(spread(hits, t.paths, MAX_HITS_CITED)),
         fix(t.hit_cands, package, to),

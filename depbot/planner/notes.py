@@ -116,6 +116,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "module_path": f"the `{s}` module was removed in {version}",
         "config_key": f"the `{s}` setting{' in `' + cand.of + '`' if cand.of else ''} is no longer read ({version})",
         "config_file": f"{package} {version} no longer reads `{s}` configuration files",
+        "required_use": f"{package} {version} requires `{s}`, which this code never uses",
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
     }.get(kind, f"`{s}` changed in {version}")
@@ -127,6 +128,8 @@ def symbols(cand: Candidate, package: str) -> tuple[str, ...]:
         return (f"require('{package}')", "ESM")
     if cand.kind == "required_arg" and cand.arg not in (None, "", "*"):
         return (cand.symbol, cand.arg)
+    if cand.kind == "required_use":
+        return (cand.symbol, package)
     return (cand.symbol,)
 
 
@@ -163,6 +166,8 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             parts.append(
                 f"Move the configuration in `{s}` to a format {package} {to} reads (see the quote)."
             )
+        elif kind == "required_use":
+            parts.append(f"Add `{s}` where {package} is set up, as the quoted notes show.")
         elif kind == "config_key":
             where = f" in `{cand.of}`" if cand.of else ""
             parts.append(f"Replace or remove the `{s}` setting{where} (see the quote).")

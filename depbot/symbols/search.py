@@ -28,6 +28,7 @@ from depbot.symbols import python as code_py
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.match import Matcher
+from depbot.symbols.required import required_uses
 from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, python_used, workflow_used
 from depbot.symbols.workflow import script_uses
@@ -456,6 +457,12 @@ class SymbolSearch:
             return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
+        if kind == "required_use":
+            eco = ecosystems.get(ecosystem)
+            return required_uses(
+                self.code, self.report(ecosystem, package), package, symbol,
+                tuple(eco.source_globs), eco.language == "javascript",
+            )  # fmt: skip
         query = replace(query, symbol=symbol, of=query.of.strip(), arg=query.arg.strip())
         if ecosystems.get(ecosystem).language == "github-workflow":
             rep = self.report(ecosystem, package)

@@ -15,7 +15,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from depbot.agent.fit import CUT_NOTE, batch_size_for, fit_prompt, prompt_tokens
+from depbot.agent.fit import (
+    CUT_NOTE,
+    PER_UPDATE_TOKENS,
+    PROMPT_TOKENS,
+    batch_size_for,
+    estimate_tokens,
+    fit_prompt,
+    prompt_tokens,
+)
+from depbot.agent.specs import tool_specs
 from depbot.cli.main import cli
 from depbot.core.errors import ConfigError, ModelError
 from depbot.core.settings import DEFAULT_GITHUB_MODELS_URL, Settings
@@ -229,7 +238,9 @@ def test_a_full_batch_fits_max_input_tokens(tmp_path):
     world = two_package_world(tmp_path, oldlib_changes=long_notes)
     extra = [Update("pip", f"quietlib{i}", "1.0.0", "1.0.1") for i in range(6)]
     world = World(world.repo, world.upstream, [*world.updates, *extra], world.faults)
-    limit = 4500  # room for two updates a conversation
+    # room for two updates a conversation beside the tools and the system prompt, whatever
+    # their length
+    limit = estimate_tokens(tool_specs()) + PROMPT_TOKENS + 2 * PER_UPDATE_TOKENS + 100
     with ModelServer(rules_responder(), max_input_tokens=limit) as srv:
         result = run(tmp_path, srv, world, max_input_tokens=limit, batch_size=8)
     firsts = [b for b in srv.requests if len(b["messages"]) == 2]  # each conversation's start

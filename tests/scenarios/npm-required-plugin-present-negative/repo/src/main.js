@@ -1,0 +1,2 @@
+import App from './App.sfc'
+new App({ el: '#app' })
