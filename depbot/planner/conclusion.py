@@ -43,10 +43,13 @@ from depbot.planner.records import (
 from depbot.planner.searches import unasked_note
 from depbot.symbols.match import SHAPE_KINDS, WEAK_USE
 
-# "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright
+# "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright;
+# "now requires React 18", "must now be wrapped in a <Provider>", "a plugin is now required":
+# a requirement the code may not meet, which no name search can clear
 _ANNOUNCED_BREAK = re.compile(
     r"\bBREAKING\b|\(breaking(?: change)?\)|\bbreaking changes?\b|\bbackwards?[- ]incompatible\b|"
-    + REWRITE,
+    r"\bnow\s+(?:requires?|required|must|has\s+to|have\s+to|needs?\s+to)\b|"
+    r"\b(?:is|are)\s+now\s+(?:required|mandatory)\b|\bmust\s+now\b|" + REWRITE,
     re.I,
 )
 # "breaking:", "**Removed:**": a heading the notes wrote as a list item, not an item
