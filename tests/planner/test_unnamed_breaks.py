@@ -57,3 +57,18 @@ def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_wa
 )
 def test_words_about_the_items_are_not_an_item(text):
     assert conclude(named(), unnamed(text))["verdict"] == "not_affected"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This package now requires React 18 or later.",
+        "Hooks must now be called below a store provider.",
+        "A store provider is now required around the app.",
+        "The plugin now needs to be registered before the loader rule.",
+    ],
+)
+def test_a_requirement_that_names_no_api_keeps_the_verdict_unknown(text):
+    args = conclude(named(), unnamed(text))
+    assert args["verdict"] == "unknown"
+    assert text[:30] in args["reason"]
