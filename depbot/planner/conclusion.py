@@ -58,12 +58,15 @@ _LABEL = re.compile(r"[\W_]*[\w -]{1,30}:[\W_]*")
 # breaking changes": words about the items that follow (and are read), not an item
 _POINTS_BELOW = re.compile(
     r"\b(?:detailed|listed|described|explained)\s+below\b|^\W*what'?s\s+(?:changed|new)\b"
-    r"|^\W*this\s+release\s+(?:contains|includes|has)\s+(?:some\s+)?breaking\s+changes\W*$",
+    r"|^\W*this\s+release\s+(?:contains|includes|has)\s+(?:some\s+)?breaking\s+changes\W*$"
+    r"|^\W*this\s+(?:page|document|guide|section|file)\s+(?:lists|describes|covers|documents|"
+    r"explains|summari[sz]es)\b",
     re.I,
 )
 # "We've gone 4 years without any breaking changes", "does not mention breaking changes":
-# the words deny a break; they announce none
+# "non-breaking change": the words deny a break; they announce none
 _NO_BREAKS = re.compile(
+    r"\bnon-?breaking\b|"
     r"\b(?:without|no|never|not\s+mention|does\s+not\s+mention|doesn't\s+mention)\s+"
     r"(?:any\s+)?breaking\s+changes?\b",
     re.I,

@@ -53,6 +53,8 @@ def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_wa
         "What's changed in Lib 2.0, including breaking changes and new features",
         "We've gone 4+ years without any breaking changes.",  # words that deny a break
         "[**closed**] Changelog for v2.0 does not mention breaking changes #171",
+        "Non-breaking: the internal queue was rewritten for speed.",  # a break denied
+        "This page lists known potentially breaking changes in each of those packages.",
     ],
 )
 def test_words_about_the_items_are_not_an_item(text):
