@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from depbot.agent.ledger import Ledger, SearchFact
+from depbot.changelogs.wording import issue_report
 from depbot.records.accounting import Accounting, ItemAccount, NameAccount
 from depbot.records.update import Update
 
@@ -65,6 +66,8 @@ def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
     terms = [str(t) for t in entry.get("terms", [])]
     if entry.get("category") == "runtime":
         return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
+    if not terms and issue_report(text):
+        return ItemAccount(version, text, "no-api", (), why="a closed issue's title: a report")
     if not terms:
         return ItemAccount(version, text, "no-api", (), why="names no API this code could call")
     found = searches_for_terms(terms, searches)

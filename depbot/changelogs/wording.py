@@ -156,6 +156,16 @@ def behaviour_change(sentence: str) -> bool:
 
 # "``Cache.__repr__()`` output is shorter (breaking change)": a break said outright of the
 # API the sentence names, in words no other reading knows
+# "[**closed**] MIME breaking with 'class' declaration #170": a changelog generator's list of
+# the issues closed in a release; the title is what someone reported, not what changed
+_ISSUE_REPORT = re.compile(r"^\W*\[\W*closed\W*\]", re.I)
+
+
+def issue_report(text: str) -> bool:
+    """Whether an item is the title of a closed issue (a report), not a change."""
+    return bool(_ISSUE_REPORT.match(text))
+
+
 SAID_BREAKING = re.compile(r"\(breaking(?:\s+change)?\)|\bbreaking\s+change\b", re.I)
 
 

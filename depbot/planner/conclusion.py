@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from depbot.changelogs.items import REWRITE
-from depbot.changelogs.wording import behaviour_change
+from depbot.changelogs.wording import behaviour_change, issue_report
 from depbot.core.fence import unfence
 from depbot.planner.notes import (
     deprecated,
@@ -283,6 +283,7 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
         for t in texts
         if not _LABEL.fullmatch(t)
         and not _POINTS_BELOW.search(t)
+        and not issue_report(t)
         and (_ANNOUNCED_BREAK.search(_NO_BREAKS.sub("", t)) or behaviour_change(t))
     ]
 
@@ -298,9 +299,13 @@ def _nothing_to_search(u: UpdateEntry, cl: Changelog) -> Conclusion:
                           f"the notes {frm} → {to} list {n_breaking} breaking item(s) that name "
                           f"no API to search for (\u201c{first}\u201d): whether this code is "
                           "affected is not known from them; read them against your calls")  # fmt: skip
+    reports = sum(issue_report(unfence(e.item)) for e in cl.breaking if not e.candidates)
     if n_breaking:
+        kinds = (
+            f"{reports} of them closed issues' titles" if reports else "runtime or build changes"
+        )
         reason = (f"the notes {frm} → {to} list {n_breaking} breaking item(s), none naming an API "
-                  "this code could call (runtime support or build changes); nothing to search")  # fmt: skip
+                  f"this code could call or announcing a break ({kinds}); nothing to search")  # fmt: skip
     else:
         reason = f"no breaking changes in the release notes between {frm} and {to}"
     return Conclusion(u.package, "not_affected", reason)

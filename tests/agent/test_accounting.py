@@ -26,6 +26,8 @@ def test_each_item_searched_set_aside_as_naming_no_api_or_left_open():
          "terms": ["lib.dump_all"]},
         {"version": "2.0.0", "text": "floats resolve differently", "category": "breaking",
          "terms": []},
+        {"version": "2.0.0", "text": "[**closed**] Lib breaking with strict mode #170",
+         "category": "breaking", "terms": []},
     ])  # fmt: skip
     ledger.record_search(SearchFact("search_symbol", "lib", "lib.load", 3))
     ledger.record_search(SearchFact("search_code", "", "unrelated", 9))
@@ -36,9 +38,10 @@ def test_each_item_searched_set_aside_as_naming_no_api_or_left_open():
         ("no-api", 0, "runtime support or build change"),
         ("not-searched", 0, ""),
         ("no-api", 0, "names no API this code could call"),
+        ("no-api", 0, "a closed issue's title: a report"),
     ]
     assert [i.text for i in got.open_items] == ["`dump_all` was removed"]
-    assert got.items_line() == "4 breaking item(s): 1 searched, 2 no-api, 1 not-searched"
+    assert got.items_line() == "5 breaking item(s): 1 searched, 3 no-api, 1 not-searched"
 
 
 def test_a_package_not_imported_disposes_of_every_named_item():

@@ -74,3 +74,11 @@ def test_a_requirement_that_names_no_api_keeps_the_verdict_unknown(text):
     args = conclude(named(), unnamed(text))
     assert args["verdict"] == "unknown"
     assert text[:30] in args["reason"]
+
+
+def test_a_closed_issue_s_title_is_a_report_not_an_announced_break():
+    args = conclude(named(), unnamed("[**closed**] Lib breaking with 'class' declaration #170"))
+    assert args["verdict"] == "not_affected"
+    # a break said outright in a merged change's line still counts
+    args = conclude(named(), unnamed("[**merged**] BREAKING: drop the legacy loader #171"))
+    assert args["verdict"] == "unknown"
