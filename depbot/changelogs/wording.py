@@ -158,7 +158,7 @@ def behaviour_change(sentence: str) -> bool:
 # API the sentence names, in words no other reading knows
 # "[**closed**] MIME breaking with 'class' declaration #170": a changelog generator's list of
 # the issues closed in a release; the title is what someone reported, not what changed
-_ISSUE_REPORT = re.compile(r"^\W*\[\W*closed\W*\]", re.I)
+_ISSUE_REPORT = re.compile(r"^[\s*_>-]{0,8}\[[*_\s]{0,4}closed[*_\s]{0,4}\]", re.I)
 
 
 def issue_report(text: str) -> bool:
