@@ -66,10 +66,13 @@ def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
     terms = [str(t) for t in entry.get("terms", [])]
     if entry.get("category") == "runtime":
         return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
-    if not terms and issue_report(text):
-        return ItemAccount(version, text, "no-api", (), why="a closed issue's title: a report")
     if not terms:
-        return ItemAccount(version, text, "no-api", (), why="names no API this code could call")
+        why = (
+            "a closed issue's title: a report"
+            if issue_report(text)
+            else "names no API this code could call"
+        )
+        return ItemAccount(version, text, "no-api", (), why=why)
     found = searches_for_terms(terms, searches)
     if absent and not found:
         return ItemAccount(version, text, "searched", tuple(terms), 0,

@@ -48,8 +48,7 @@ def says_required(text: str) -> bool:
     return bool(_REQUIRED.search(text))
 
 
-def _own(spec: str, package: str, import_names: tuple[str, ...]) -> bool:
-    roots = {package, *import_names} - {""}
+def _own(spec: str, roots: set[str]) -> bool:
     return any(spec == r or spec.startswith(r + "/") or spec.startswith(r + ".") for r in roots)
 
 
@@ -62,10 +61,13 @@ def _names(group: str) -> list[str]:
     return out
 
 
-def example_imports(code: list[str] | tuple[str, ...], package: str, import_names=()) -> list[str]:
+def example_imports(
+    code: list[str] | tuple[str, ...], package: str, import_names: tuple[str, ...] = ()
+) -> list[str]:
     """The names an example's lines import from the package (``{ A } = require('pkg')``,
     ``import { A } from 'pkg/sub'``, ``from pkg import A``); a diff's removed lines are not
     the example."""
+    roots = {package, *import_names} - {""}
     found: list[str] = []
     for raw in code:
         line = raw.strip()
@@ -74,7 +76,7 @@ def example_imports(code: list[str] | tuple[str, ...], package: str, import_name
         line = line[1:] if line.startswith("+") else line
         for pattern in (_DESTRUCTURED, _NAMED_IMPORT, _DEFAULT_IMPORT, _MEMBER_REQUIRE, _PY_IMPORT):
             for m in pattern.finditer(line):
-                if _own(m.group("spec"), package, tuple(import_names)):
+                if _own(m.group("spec"), roots):
                     found += _names(m.group("names"))
     return list(dict.fromkeys(found))
 

@@ -299,8 +299,8 @@ def _nothing_to_search(u: UpdateEntry, cl: Changelog) -> Conclusion:
                           f"the notes {frm} → {to} list {n_breaking} breaking item(s) that name "
                           f"no API to search for (\u201c{first}\u201d): whether this code is "
                           "affected is not known from them; read them against your calls")  # fmt: skip
-    reports = sum(issue_report(unfence(e.item)) for e in cl.breaking if not e.candidates)
     if n_breaking:
+        reports = sum(issue_report(unfence(e.item)) for e in cl.breaking if not e.candidates)
         kinds = (
             f"{reports} of them closed issues' titles" if reports else "runtime or build changes"
         )
