@@ -220,7 +220,9 @@ def load_specs(cases: Path, only: list[str] | None = None) -> tuple[list[Spec], 
 
 
 def mirror_of(root: Path, repo: str) -> Path:
-    return root / repo.replace("/", "+") / "repo"
+    """The git directory of repo's mirror: some snapshots are clones with a work tree."""
+    m = root / repo.replace("/", "+") / "repo"
+    return m / ".git" if (m / ".git").is_dir() else m
 
 
 def git_show(mirror: Path, ref: str, path: str) -> bytes | None:
