@@ -169,7 +169,10 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 _made_members(out, text, site, f"{module}:default", local)
             else:  # `lib.createClient()`, `new lib.Pool()`: what the module's member makes
                 _made_members(out, text, site, module, local, through=True)
-            for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)", text):
+            for m in re.finditer(
+                rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?",
+                text,
+            ):
                 start = text.rfind("\n", 0, m.start()) + 1
                 if text[start : m.start()].lstrip().startswith(("//", "*", "/*")):
                     continue  # a comment names it: not a use
@@ -177,8 +180,11 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 col = m.start() - start + 1
                 name = f"{prefix}.{m.group(1)}" if prefix != module else f"{module}:{m.group(1)}"
                 shim = bool(js_shim(text, line, m.group(1)))  # `x.new = x.new || x.old`
-                how = "assigned" if _SETS.match(text, m.end()) else "member"
+                how = "assigned" if _SETS.match(text, m.end(1)) else "member"
                 _add(out, name, site.path, line, how, col, shim)
+                if m.group(2):  # `lib.ns.Member`: the namespace's member too (fates.py)
+                    how = "assigned" if _SETS.match(text, m.end()) else "member"
+                    _add(out, f"{name}.{m.group(2)}", site.path, line, how, col, shim)
             for m in re.finditer(
                 rf"""(?<![\w$.]){re.escape(local)}\s*\[\s*(['"])([A-Za-z_$][\w$]*)\1\s*\]""", text
             ):

@@ -150,3 +150,60 @@ def test_a_member_of_a_result_the_old_release_does_not_model_has_no_fate(tmp_pat
     diff = diff_releases("npm", old, new)
     got = _fates(diff, ["lib:make().head", "lib:other().x", "lib:make().undeclared"])
     assert got == {"lib:make().head": "removed"}  # the others: no model, no fate (not unseen)
+
+
+# webpack 3's lib/webpack.js shape: `exports = module.exports = fn`, plugins defined through a
+# helper's object literal, a namespace made by `exports.ns = {}`; the new release's
+# declarations list them in `declare namespace exports { export namespace ns { … } }`
+_HELPER_EXPORTS = (
+    "exports = module.exports = build;\n"
+    "function define(obj, mappings) {\n"
+    "  Object.keys(mappings).forEach(n => Object.defineProperty(obj, n, {get: mappings[n]}));\n"
+    "}\n"
+    "define(exports, {\n  DefinePlugin: () => require('./define'),\n});\n"
+    "define(exports.optimize = {}, {\n"
+    "  ChunksPlugin: () => require('./chunks'),\n  MergePlugin: () => require('./merge'),\n});\n"
+)
+_NAMESPACE_DECLARATIONS = (
+    "declare function exports(options: object): void;\n"
+    "declare namespace exports {\n"
+    "  export { DefinePlugin };\n"
+    "  export namespace optimize {\n    export { MergePlugin, SplitPlugin };\n  }\n"
+    "}\n"
+    "declare class DefinePlugin {}\ndeclare class MergePlugin {}\ndeclare class SplitPlugin {}\n"
+    "export = exports;\n"
+)
+
+
+def test_a_namespace_member_gone_from_a_namespace_both_releases_show_is_removed(tmp_path: Path):
+    old = _npm(tmp_path / "old", "3.0.0", {"lib/index.js": _HELPER_EXPORTS}, main="lib/index.js")
+    new = _npm(tmp_path / "new", "5.0.0", {"lib/index.js": "module.exports = build;\n",
+               "types.d.ts": _NAMESPACE_DECLARATIONS}, main="lib/index.js", types="types.d.ts")  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    root = {(c.kind, c.detail) for c in diff.changes if c.path == "lib"}
+    assert root == {("export_removed", "optimize.ChunksPlugin")}
+    got = _fates(diff, ["lib:default", "lib:DefinePlugin", "lib:optimize",
+                        "lib:optimize.ChunksPlugin", "lib:optimize.MergePlugin",
+                        "lib:default.optimize.ChunksPlugin", "lib:optimize.Unknown"])  # fmt: skip
+    assert got == {
+        "lib:default": "present",
+        "lib:DefinePlugin": "present",
+        "lib:optimize": "present",
+        "lib:optimize.ChunksPlugin": "removed",
+        "lib:optimize.MergePlugin": "present",
+        "lib:default.optimize.ChunksPlugin": "removed",  # module.exports' member, CommonJS
+        "lib:optimize.Unknown": "unresolved",  # the old release shows `optimize`'s members
+    }
+
+
+def test_a_namespace_whose_members_a_release_does_not_show_hides_them_not_removes(tmp_path: Path):
+    old = _npm(tmp_path / "old", "3.0.0", {"lib/index.js": _HELPER_EXPORTS}, main="lib/index.js")
+    new = _npm(tmp_path / "new", "4.0.0", {"lib/index.js":
+        "module.exports = {DefinePlugin, optimize: require('./optimize')};\n"},
+        main="lib/index.js")  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert not [c for c in diff.changes if c.kind == "export_removed" and c.path == "lib"]
+    bare = _npm(tmp_path / "bare", "2.0.0", {"lib/index.js":
+        "module.exports = {DefinePlugin, optimize};\n"}, main="lib/index.js")  # fmt: skip
+    later = diff_releases("npm", bare, old)
+    assert _fates(later, ["lib:optimize.ChunksPlugin"]) == {"lib:optimize.ChunksPlugin": "present"}

@@ -136,3 +136,18 @@ def test_a_member_read_by_its_quoted_name(tmp_path: Path):
         "src/a.js": "const zk = require('zipkit');\nmodule.exports = (b) => zk['inflateRaw'](b);\n",
     }, "npm", "zipkit")  # fmt: skip
     assert used["zipkit:inflateRaw"] == "src/a.js:2 member"
+
+
+def test_a_member_of_a_namespace_of_the_module_is_a_name_too(tmp_path: Path):
+    used = _used(tmp_path, {
+        "build/prod.js": "const webpack = require('webpack');\n"
+                         "module.exports = { plugins: [\n"
+                         "  new webpack.optimize.ChunksPlugin({ name: 'vendor' }),\n"
+                         "  new webpack.DefinePlugin({}),\n] };\n",
+    }, "npm", "webpack")  # fmt: skip
+    assert used == {
+        "webpack": "build/prod.js:1 import",
+        "webpack:optimize": "build/prod.js:3 member",
+        "webpack:optimize.ChunksPlugin": "build/prod.js:3 member",
+        "webpack:DefinePlugin": "build/prod.js:4 member",
+    }

@@ -324,3 +324,27 @@ def test_an_mjs_file_is_a_deep_path_by_its_full_name(tmp_path):
     closed = sorted(c.path for c in diff.changes if c.kind == "subpath_closed")
     assert closed == ["cm/lib/x"]  # cm/esm.mjs stays an entry point; cm/esm never was one
     assert "cm/esm.mjs" in diff.old_api and "cm/esm" not in diff.old_api
+
+
+def test_commonjs_names_defined_by_a_call_on_the_exports(tmp_path):
+    old = _package(
+        tmp_path / "old",
+        {"name": "c", "main": "main.js"},
+        {
+            "main.js": "Object.assign(module.exports, {a, b: 1});\n"
+            "Object.defineProperties(exports, {c: {get() {}}});\n"
+            "define(exports.ns = {}, {x: () => 1, y: () => 2});\n"
+            "configure(settings, {notExported: 1});\n"
+        },  # fmt: skip
+    )
+    new = _package(
+        tmp_path / "new",
+        {"name": "c", "main": "main.js"},
+        {"main.js": "exports = module.exports = c;\nc.a = 1;\nexports.ns = {x: 1};\n"},
+    )
+    diff = diff_releases("npm", old, new)
+    assert {(c.kind, c.detail) for c in diff.changes} == {
+        ("export_removed", "b"),
+        ("export_removed", "c"),  # `ns` stays: its members the new release does not show
+    }
+    assert "c:default" in diff.new_api and "c:notExported" not in diff.old_api

@@ -93,16 +93,37 @@ def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
             or node_text(target.child_by_field_name("name")) != name
         ):
             continue
-        body = target.child_by_field_name("body")
-        for statement in body.named_children if body is not None else []:
-            if _NEVER.search(node_text(statement)):
-                continue  # `var gone: () => never`: a stub that only throws is a removal
-            inner = (
-                statement.child_by_field_name("declaration")
-                if statement.type == "export_statement"
-                else statement
-            )
-            members += _declared_names(inner) if inner is not None else []
+        members += _body_members(target.child_by_field_name("body"), nested=True)
+    return members
+
+
+def _body_members(body: tree_sitter.Node | None, *, nested: bool) -> list[str]:
+    """The names a namespace body declares or lists (`export { A, B as C }`); with ``nested``,
+    a namespace in it brings its own members too, one level down (`optimize.SplitChunks`)."""
+    members: list[str] = []
+    for statement in body.named_children if body is not None else []:
+        if _NEVER.search(node_text(statement)):
+            continue  # `var gone: () => never`: a stub that only throws is a removal
+        inner = (
+            statement.child_by_field_name("declaration")
+            if statement.type == "export_statement"
+            else statement
+        )
+        if inner is None:  # `export { A, B as C }`
+            members += [
+                node_text(spec.child_by_field_name("alias") or spec.child_by_field_name("name"))
+                for clause in statement.named_children
+                if clause.type == "export_clause"
+                for spec in clause.named_children
+            ]
+            continue
+        if inner.type == "expression_statement" and inner.named_children:
+            inner = inner.named_children[0]  # `namespace a {}` parses as an expression
+        names = _declared_names(inner)
+        members += names
+        if nested and inner.type in ("internal_module", "module") and names:
+            deeper = _body_members(inner.child_by_field_name("body"), nested=False)
+            members += [f"{names[0]}.{m}" for m in deeper]
     return members
 
 
@@ -160,20 +181,18 @@ def _commonjs(node: tree_sitter.Node) -> set[str]:
     expression = node.named_children[0] if node.named_children else None
     if expression is None:
         return set()
-    if expression.type == "call_expression":  # Object.defineProperty(exports, "x", …)
-        args = expression.child_by_field_name("arguments")
-        items = args.named_children if args is not None else []
-        if (
-            node_text(expression.child_by_field_name("function")) == "Object.defineProperty"
-            and len(items) > 1
-        ):
-            if node_text(items[0]) in ("exports", "module.exports") and items[1].type == "string":
-                return {node_text(items[1])}
-        return set()
+    if expression.type == "call_expression":
+        return _defined_by_call(expression)
+    return _assigned(expression)
+
+
+def _assigned(expression: tree_sitter.Node) -> set[str]:
     if expression.type != "assignment_expression":
         return set()
     left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
     target = node_text(left)
+    if target == "exports" and right is not None and right.type == "assignment_expression":
+        return _assigned(right)  # `exports = module.exports = fn`: the inner one counts
     if target == "module.exports":
         if right is not None and right.type == "object":
             return {"default", *_object_keys(right)}
@@ -182,6 +201,34 @@ def _commonjs(node: tree_sitter.Node) -> set[str]:
         if target.startswith(prefix) and "." not in target[len(prefix) :]:
             return {target[len(prefix) :]}
     return set()
+
+
+_EXPORTS = ("exports", "module.exports")
+
+
+def _defined_by_call(call: tree_sitter.Node) -> set[str]:
+    """Names a call defines on the exports: `Object.defineProperty(exports, "x", …)`, and an
+    object literal passed along with the exports (`Object.assign(module.exports, {a, b})`,
+    `Object.defineProperties(exports, {…})`, a helper's `define(exports, {A: () => …})`); with
+    `exports.ns = {}` as the target, the keys are members of `ns` (`ns`, `ns.A`)."""
+    args = call.child_by_field_name("arguments")
+    items = args.named_children if args is not None else []
+    if len(items) < 2:
+        return set()
+    target, prefix = node_text(items[0]), ""
+    if items[0].type == "assignment_expression":  # `exports.optimize = {}`
+        left = node_text(items[0].child_by_field_name("left"))
+        right = items[0].child_by_field_name("right")
+        ns = next((left[len(e) + 1 :] for e in _EXPORTS if left.startswith(e + ".")), "")
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", ns) or right is None or right.type != "object":
+            return set()
+        target, prefix = "exports", ns + "."
+    if target not in _EXPORTS:
+        return set()
+    if node_text(call.child_by_field_name("function")) == "Object.defineProperty":
+        return {node_text(items[1])} if items[1].type == "string" else set()
+    keys = [k for item in items[1:] if item.type == "object" for k in _object_keys(item)]
+    return {f"{prefix}{k}" for k in keys if k} | ({prefix[:-1]} if prefix else set())
 
 
 def _object_keys(node: tree_sitter.Node) -> list[str]:
@@ -303,6 +350,12 @@ def _members_of_exported(program: tree_sitter.Node) -> set[str]:
             expression.child_by_field_name("left"),
             expression.child_by_field_name("right"),
         )
+        while (
+            node_text(left) == "exports"
+            and right is not None
+            and right.type == ("assignment_expression")
+        ):  # `exports = module.exports = fn`
+            left, right = right.child_by_field_name("left"), right.child_by_field_name("right")
         if node_text(left) == "module.exports" and right is not None and right.type == "identifier":
             exported = node_text(right)
         elif left is not None and left.type == "member_expression":

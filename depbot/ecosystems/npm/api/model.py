@@ -443,4 +443,9 @@ def _name_changes(
     # a member of what a call returns is gone only when the new release still models the
     # call's result (`createClient()`): a return type it no longer shows hides, not removes
     gone = [n for n in gone if "()." not in n or n.split("().", 1)[0] + "()" in after]
+    # a namespace's member (`optimize.X`) is gone only where the new release shows that
+    # namespace's members (or no longer has the namespace): one it shows as a bare name hides
+    shown = {n.split(".", 1)[0] for n in after if "." in n and "()." not in n}
+    gone = [n for n in gone if "." not in n or "()." in n or n.split(".", 1)[0] in shown
+            or n.split(".", 1)[0] not in after]  # fmt: skip
     return changes + [ApiChange("export_removed", path, name, where) for name in gone]
