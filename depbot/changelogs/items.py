@@ -74,7 +74,7 @@ def deprecates_only(text: str) -> bool:
 
 _RUNTIME = re.compile(
     r"\b(python|pypy|node(\.js)?|nodejs|npm|deno|bun|ie|internet explorer|safari|chrome|firefox|"
-    r"openssl|libressl|windows|macos|linux)\b",
+    r"openssl|libressl|windows|macos|linux|ecmascript|es(?:20\d\d|[5-9]|next))\b",
     re.I,
 )
 _EXPLICIT_BREAKING = re.compile(r"\(breaking( change)?\)|\*\*breaking\b|^breaking\b|BREAKING", re.I)

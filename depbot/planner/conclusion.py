@@ -60,7 +60,10 @@ _POINTS_BELOW = re.compile(
     r"\b(?:detailed|listed|described|explained)\s+below\b|^\W*what'?s\s+(?:changed|new)\b"
     r"|^\W*this\s+release\s+(?:contains|includes|has)\s+(?:some\s+)?breaking\s+changes\W*$"
     r"|^\W*this\s+(?:page|document|guide|section|file)\s+(?:lists|describes|covers|documents|"
-    r"explains|summari[sz]es)\b",
+    r"explains|summari[sz]es)\b"
+    # "most of the \"breaking\" changes should not have an actual effect": the items as a group
+    r"|\b(?:most|many|all|none|some)\s+of\s+(?:the|these|those)\s+\W{0,2}breaking\W{0,2}\s+changes\b"
+    r"|[\"\u201c']breaking[\"\u201d']",  # the word in quotes: talk about it, not a break
     re.I,
 )
 # "We've gone 4 years without any breaking changes", "does not mention breaking changes":
@@ -68,9 +71,19 @@ _POINTS_BELOW = re.compile(
 _NO_BREAKS = re.compile(
     r"\bnon-?breaking\b|"
     r"\b(?:without|no|never|not\s+mention|does\s+not\s+mention|doesn't\s+mention)\s+"
-    r"(?:any\s+)?breaking\s+changes?\b",
+    r"(?:any\s+)?breaking\s+changes?\b|"
+    r"\b(?:is|are|was|were)(?:\s+not|n't)\s+(?:an?\s+)?(?:actual\s+)?breaking(?:\s+changes?)?\b",
     re.I,
 )
+# "the ones earlier in the chain that would no longer apply": a hypothesis (why a change was
+# made, what would happen otherwise), not what the release does
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\s+(?:not\s+)?(?:no\s+longer|now)\s+\w+", re.I)
+_GENERIC_BREAKS = re.compile(
+    r"\b(?:(?:some|a\s+few|several|a\s+number\s+of|the\s+following|these|few)\s+)?"
+    r"(?:potentially\s+)?breaking\s+changes?\b",
+    re.I,
+)
+_EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdown emphasis
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
 
 
@@ -277,15 +290,33 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
     or a change of behaviour without naming an API to search for: no search can clear them."""
     if not (cl.coverage and cl.coverage.needed):
         return []
-    texts = [" ".join(unfence(e.item).split()) for e in cl.breaking if not e.candidates]
-    return [
-        t
-        for t in texts
-        if not _LABEL.fullmatch(t)
-        and not _POINTS_BELOW.search(t)
-        and not issue_report(t)
-        and (_ANNOUNCED_BREAK.search(_NO_BREAKS.sub("", t)) or behaviour_change(t))
-    ]
+    entries = list(cl.breaking)
+    out = []
+    for i, e in enumerate(entries):
+        t = " ".join(unfence(e.item).split())
+        plain = _EMPHASIS.sub("", t)  # "**this is _not_ a breaking change**"
+        if (
+            e.candidates
+            or _LABEL.fullmatch(t)
+            or _POINTS_BELOW.search(plain)
+            or issue_report(t)
+            or _leads_in(e, plain, entries[i + 1 : i + 2])
+        ):
+            continue
+        rest = _HYPOTHETICAL.sub("", _NO_BREAKS.sub("", plain))
+        if _ANNOUNCED_BREAK.search(rest) or behaviour_change(rest):
+            out.append(t)
+    return out
+
+
+def _leads_in(e: Entry, plain: str, after: list[Entry]) -> bool:
+    """Whether an item is a lead-in ("This change does include some breaking changes, but
+    …:") to the items read right after it in the same section: they are the breaks it
+    announces. With nothing read after it, it stays an item (the list may be lost)."""
+    if not (plain.rstrip().endswith(":") and after and after[0].ref == e.ref):
+        return False
+    rest = _GENERIC_BREAKS.sub("", plain)  # what it says beyond "some breaking changes"
+    return not (_ANNOUNCED_BREAK.search(rest) or behaviour_change(rest))
 
 
 def _nothing_to_search(u: UpdateEntry, cl: Changelog) -> Conclusion:

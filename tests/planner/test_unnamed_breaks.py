@@ -55,6 +55,13 @@ def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_wa
         "[**closed**] Changelog for v2.0 does not mention breaking changes #171",
         "Non-breaking: the internal queue was rewritten for speed.",  # a break denied
         "This page lists known potentially breaking changes in each of those packages.",
+        # the items as a group, and the word in quotes
+        'In practice, **most of the "breaking" changes should not have an actual effect**.',
+        "These are technically \u201cbreaking\u201d, but should be transparent to end users.",
+        # a break denied through emphasis
+        "Strictly speaking, **this is _not_ a breaking change**, nor is it new in 5.0.",
+        # a hypothesis: why the change was made, not what the release does
+        "`next` would be typed to have all of the extensions that would no longer apply.",
     ],
 )
 def test_words_about_the_items_are_not_an_item(text):
@@ -82,3 +89,20 @@ def test_a_closed_issue_s_title_is_a_report_not_an_announced_break():
     # a break said outright in a merged change's line still counts
     args = conclude(named(), unnamed("[**merged**] BREAKING: drop the legacy loader #171"))
     assert args["verdict"] == "unknown"
+
+
+def test_a_lead_in_is_not_an_item_when_the_items_it_announces_are_read_after_it():
+    lead = unnamed("This change does include some breaking changes, but should not matter:")
+    assert conclude(named(), lead, named("other"))["verdict"] == "not_affected"
+    # nothing read after it: the list it leads into may be lost, so it stays an item
+    assert conclude(named(), lead)["verdict"] == "unknown"
+    # a lead-in that states a requirement of its own is still an item
+    need = unnamed("The types now require that you must use `Tuple` if you pass an array:")
+    assert conclude(named(), need, named("other"))["verdict"] == "unknown"
+
+
+def test_a_language_level_build_target_is_a_build_change_not_an_unnamed_break():
+    from depbot.changelogs.items import categorize
+
+    text = "**Build output is no longer transpiled!** Instead we target modern JS (ES2020)."
+    assert categorize(text, "Breaking changes", "") == "runtime"
