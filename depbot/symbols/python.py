@@ -28,6 +28,10 @@ class CallShape:
     # per positional argument: (key, value) for each key an object literal gives a string
     # literal (JavaScript); None for any other argument
     object_strings: tuple[tuple[tuple[str, str], ...] | None, ...] = ()
+    # Python: what each positional argument is (an assignment origin: "chain:Form.()",
+    # "literal:str", ...), and each keyword argument's; () when not read (JavaScript)
+    arg_origins: tuple[str, ...] = ()
+    keyword_origins: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,9 @@ class PyFacts:
     )  # local name -> "module" or "module.member"
     assigned: dict[str, list[str]] = field(default_factory=dict)  # local name -> origins
     params: set[str] = field(default_factory=set)
+    # parameter -> (function, position among the arguments a call passes) of each function
+    # of the file that takes it (a method's self/cls not counted)
+    param_of: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     defined: set[str] = field(default_factory=set)  # def/class names
     ok: bool = True  # the file parsed
 
@@ -113,6 +120,8 @@ def _shape(call: ast.Call) -> CallShape:
         star=star,
         arg_kinds=tuple(_kind(a) for a in positional),
         literals=literals,
+        arg_origins=tuple(_origin(a) for a in positional),
+        keyword_origins=tuple((k.arg, _origin(k.value)) for k in call.keywords if k.arg),
     )
 
 
@@ -279,11 +288,19 @@ class _Walker(ast.NodeVisitor):
     visit_AsyncFor = visit_For
 
     def _function(self, node: ast.AST) -> None:
-        self.facts.defined.add(node.name)  # type: ignore[attr-defined]
+        name = node.name  # type: ignore[attr-defined]
+        self.facts.defined.add(name)
         args = node.args  # type: ignore[attr-defined]
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
             if a is not None:
                 self.facts.params.add(a.arg)
+        positional = [*args.posonlyargs, *args.args]
+        if isinstance(self.parents.get(id(node)), ast.ClassDef) and positional:
+            positional = positional[1:]  # self / cls: the call does not pass it
+        for i, a in enumerate(positional):
+            self.facts.param_of.setdefault(a.arg, []).append((name, i))
+        for a in args.kwonlyargs:
+            self.facts.param_of.setdefault(a.arg, []).append((name, -1))
         self.generic_visit(node)
 
     visit_FunctionDef = visit_AsyncFunctionDef = _function

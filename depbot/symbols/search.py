@@ -33,6 +33,9 @@ from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, python_used, workflow_used
 from depbot.symbols.workflow import script_uses
 
+_PY_HOPS = 5  # modules and assignments followed from a Python name to what made it
+MAX_CALLERS = 200  # files read for the calls of a function whose parameter is followed
+
 _BARE_REQUIRE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]+)\1\s*\)\s*;?""")
 
 
@@ -163,7 +166,7 @@ class SymbolSearch:
                 return Binding("local-import", target)  # the project's own module: type unknown
             return Binding("foreign", target)
         origins = facts.assigned.get(name, [])
-        if origins and depth < 4:
+        if origins and depth < _PY_HOPS + 1:
             return merge(
                 [
                     self._origin(
@@ -173,8 +176,62 @@ class SymbolSearch:
                 ]
             )
         if name in facts.params:
-            return Binding("param")
+            return self._py_param_binding(facts, name, roots, depth, path)
         return Binding("unknown")
+
+    def _py_param_binding(
+        self, facts: code_py.PyFacts, name: str, roots: tuple[str, ...], depth: int, path: str
+    ) -> Binding:
+        """A parameter is what the package made when a call of its function passes such a
+        value: ``parse_args_with(NewItemSchema())`` in another module, ``NewItemSchema`` a
+        subclass of the package's class, makes ``schema`` in ``def parse_args_with(schema)``
+        the package's object (the calls of this module and of the modules that import the
+        function by name; at most ``MAX_CALLERS`` files, 3 hops)."""
+        funcs = facts.param_of.get(name, [])
+        if depth >= 3 or not path or len({f for f, _ in funcs}) != 1:
+            return Binding("param")  # no function, or several sharing the name: not known which
+        func, index = funcs[0]
+        got = []
+        for caller, cfacts, local in self._py_callers(path, facts, func):
+            for use in cfacts.uses.get(local, []):
+                if use.call is None or use.chain != (local,):
+                    continue
+                shape, origin = use.call, dict(use.call.keyword_origins).get(name)
+                if origin is None and 0 <= index < len(shape.arg_origins):
+                    origin = shape.arg_origins[index]
+                if origin is None:
+                    continue
+                resolve = lambda root, c=cfacts, f=caller: self._py_binding(  # noqa: E731
+                    c, root, roots, depth + 1, f
+                )
+                got.append(self._origin(origin, resolve))
+        made = next((b for b in got if b.kind in ("package", "local-package")), None)
+        return Binding("local-package", made.path.rsplit(".", 1)[-1]) if made else Binding("param")
+
+    def _py_callers(
+        self, path: str, facts: code_py.PyFacts, func: str
+    ) -> list[tuple[str, code_py.PyFacts, str]]:
+        """(file, its facts, the name it calls ``func`` by) of this file and of each file that
+        imports ``func`` from it."""
+        out = [(path, facts, func)]
+        try:
+            files = self.code.files_containing(rf"\b{re.escape(func)}\b", PY_GLOBS)
+        except ToolError:
+            return out
+        for file in files[:MAX_CALLERS]:
+            if file == path:
+                continue
+            try:
+                other = self.py_facts(file)
+            except ToolError:
+                continue
+            for local, target in other.imports.items():
+                if target.rsplit(".", 1)[-1] != func:
+                    continue
+                found = self.local_module_file(target, file)
+                if found is not None and found[0] == path:
+                    out.append((file, other, local))
+        return out
 
     def reaches_package(self, path: str, roots: tuple[str, ...]) -> bool:
         """Whether a Python file takes a name that leads to the package: it imports the
@@ -195,7 +252,8 @@ class SymbolSearch:
     def local_module_file(self, target: str, path: str) -> tuple[str, str] | None:
         """(file, name in it) of ``from mod import name`` when ``mod`` is a module of the
         checkout: beside the importing file (a script's folder is on ``sys.path``), relative
-        (``.mod``), or from the checkout's root (``src/`` too)."""
+        (``.mod``), from the checkout's root (``src/`` too), or from a folder above the
+        importing file (an application kept in ``final/`` imports ``catalog.utils``)."""
         module, _, member = target.rpartition(".")
         if not module or not member:
             return None
@@ -206,8 +264,9 @@ class SymbolSearch:
             base = here.split("/") if here else []
             base = base[: len(base) - (level - 1)] if level > 1 else base
             bases = ["/".join(base)]
-        else:
-            bases = [here, "", "src"]
+        else:  # beside it, the checkout's root, src/, or a folder above it (an app in final/)
+            ups = here.split("/") if here else []
+            bases = [here, "", "src", *("/".join(ups[:i]) for i in range(len(ups) - 1, 0, -1))]
         for base in dict.fromkeys(bases):
             stem = "/".join([*([base] if base else []), *parts])
             for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
@@ -220,7 +279,7 @@ class SymbolSearch:
     ) -> Binding | None:
         """``from app import app`` where the checkout's ``app.py`` made ``app`` from the
         package (``app = Flask(__name__)``): the package's object, one module away."""
-        if depth >= 3:
+        if depth >= _PY_HOPS:
             return None
         found = self.local_module_file(target, path)
         if found is None:

@@ -1,0 +1,12 @@
+from flask import Blueprint, jsonify
+
+from app.schemas.items import NewItemSchema
+from app.utils.decorators import parse_body_with
+
+bp = Blueprint("items", __name__)
+
+
+@bp.route("/items", methods=["POST"])
+@parse_body_with(NewItemSchema())
+def create_item(body):
+    return jsonify(body), 201
