@@ -27,6 +27,7 @@ from depbot.changelogs.items import (
     sentences,
     split_items,
 )
+from depbot.changelogs.optional import optional_dependency_candidates
 from depbot.changelogs.requires import required_use_candidates
 from depbot.changelogs.spans import CALL, DOTTED, span_positions
 from depbot.changelogs.wording import Candidate, behaviour_change, moved_out
@@ -50,6 +51,7 @@ CANDIDATE_KINDS = (
     "behaviour",  # calls of `symbol`, whose behaviour changed: each must be verified
     "config_file",  # a configuration file (`.babelrc`, `setup.cfg`) the release no longer reads
     "required_use",  # a name the release now requires: code using the package without it breaks
+    "optional_dependency",  # a feature (arg: its words) now needs the dependency `symbol` installed
 )
 
 
@@ -102,6 +104,14 @@ def analyze_section(
             )
             if not cands:  # "now requires an accompanying plugin" + its example's import
                 cands = required_use_candidates(text, raw.context, raw.code, package, import_names)
+        if (
+            category in ("info", "breaking")
+            and not cands
+            and not _NOT_A_BREAK_CTX.search(f"{raw.context} {raw.parent}")
+        ):  # "Email validation is now handled by an optional library, `email_validator`"
+            optional = optional_dependency_candidates(text, package)
+            if optional:
+                category, cands = "breaking", optional
         if category == "info" and not removes_deprecated:
             continue
         deprecates: list[Candidate] = []

@@ -117,6 +117,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "config_key": f"the `{s}` setting{' in `' + cand.of + '`' if cand.of else ''} is no longer read ({version})",
         "config_file": f"{package} {version} no longer reads `{s}` configuration files",
         "required_use": f"{package} {version} requires `{s}`, which this code never uses",
+        "optional_dependency": f"{package} {version} leaves {(cand.arg or 'a feature').replace('|', ' ')} to the optional dependency `{s}`, which this code does not install",
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
     }.get(kind, f"`{s}` changed in {version}")
@@ -128,7 +129,7 @@ def symbols(cand: Candidate, package: str) -> tuple[str, ...]:
         return (f"require('{package}')", "ESM")
     if cand.kind == "required_arg" and cand.arg not in (None, "", "*"):
         return (cand.symbol, cand.arg)
-    if cand.kind == "required_use":
+    if cand.kind in ("required_use", "optional_dependency"):
         return (cand.symbol, package)
     return (cand.symbol,)
 
@@ -168,6 +169,8 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             )
         elif kind == "required_use":
             parts.append(f"Add `{s}` where {package} is set up, as the quoted notes show.")
+        elif kind == "optional_dependency":
+            parts.append(f"Add `{s}` to the project's dependencies (see the quote).")
         elif kind == "config_key":
             where = f" in `{cand.of}`" if cand.of else ""
             parts.append(f"Replace or remove the `{s}` setting{where} (see the quote).")

@@ -28,6 +28,7 @@ from depbot.symbols import python as code_py
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.match import Matcher
+from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
 from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, python_used, workflow_used
@@ -521,6 +522,11 @@ class SymbolSearch:
             return required_uses(
                 self.code, self.report(ecosystem, package), package, symbol,
                 tuple(eco.source_globs), eco.language == "javascript",
+            )  # fmt: skip
+        if kind == "optional_dependency":
+            return optional_uses(
+                self.code, self.report(ecosystem, package), self.used_names(ecosystem, package),
+                package, symbol, query.arg, ecosystems.get(ecosystem).is_manifest,
             )  # fmt: skip
         query = replace(query, symbol=symbol, of=query.of.strip(), arg=query.arg.strip())
         if ecosystems.get(ecosystem).language == "github-workflow":
