@@ -508,6 +508,7 @@ _PARAMS = re.compile(
 )
 
 
+_REQUIRE_BARE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]{1,214})\1\s*\)""")
 _REQUIRE_MADE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]{1,214})\1\s*\)\s*(?:\(|\.)""")
 
 
@@ -527,7 +528,10 @@ def js_origin(expr: str) -> str:
         chain = re.sub(r"\s+", "", m.group(1))
         if m.group(1) == "require" or chain == "require":
             made = _REQUIRE_MADE.match(e)  # `require('pkg')(session)`: what its export makes
-            return f"made:{made.group(2)}" if made else "other"
+            if made:
+                return f"made:{made.group(2)}"
+            bare = _REQUIRE_BARE.fullmatch(e)  # `{ zk: require('pkg') }`: the module itself
+            return f"require:{bare.group(2)}" if bare else "other"
         return "chain:" + chain + ("()" if m.group(2) else "")
     return "other"
 
@@ -557,6 +561,12 @@ _MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*$")
 
 
 # `function unpack(lib, buf)`, `const unpack = async (lib, buf) =>`, `unpack = function (lib)`
+# a function expression or an arrow called where it is written: `(function (zk) {`,
+# `((zk) => {`; its call follows the body: `})(args)` or `}(args))`
+_IIFE = re.compile(
+    r"\(\s*(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*\(([^()]{0,300})\)|\(([^()]{0,300})\)\s*=>)\s*\{"
+)
+_IIFE_CALL = re.compile(r"\s*\)?\s*\(")
 _FUNCTION_PARAMS = re.compile(
     r"(?<![\w$.])function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(([^()]{0,300})\)"
     r"|(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?"
@@ -585,6 +595,17 @@ def passed_as(text: str, param: str) -> list[str]:
             args, _ = _scan_args(text, call.end() - 1)
             if index < len(args):
                 found.append(args[index].strip())
+    for m in _IIFE.finditer(text):  # `(function (zk) { … })(require('zipkit'))`
+        raw = m.group(1) if m.group(1) is not None else m.group(2)
+        params = [re.split(r"[\s=:]", p.strip(), maxsplit=1)[0] for p in raw.split(",")]
+        if param not in params:
+            continue
+        _, close = _scan_args(text, m.end() - 1)  # the body's closing brace
+        call = _IIFE_CALL.match(text, close + 1)
+        if call is not None:
+            args, _ = _scan_args(text, call.end() - 1)
+            if params.index(param) < len(args):
+                found.append(args[params.index(param)].strip())
     return found
 
 
@@ -605,12 +626,35 @@ def destructured(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
+def _object_literal(text: str, name: str, brace: int, assigned: dict[str, list[str]]) -> None:
+    """``const deps = { zk: require('zipkit'), other }``: ``deps.zk`` and ``deps.other`` get
+    their values' origins; ``const api = { ...zk }`` makes ``api`` what ``zk`` is (its keys
+    written out still win, as ``api.x`` looks them up first); else a plain object."""
+    entries, _ = _scan_args(text, brace)
+    spreads = []
+    for entry in entries[:100]:
+        if entry.startswith("..."):
+            if re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*", entry[3:].strip()):
+                spreads.append("chain:" + entry[3:].strip())
+            continue
+        key, colon, value = entry.partition(":")
+        key = key.strip().strip("'\"")
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", key):
+            continue
+        origin = js_origin(value) if colon else f"chain:{key}"  # `{ zk }` is `{ zk: zk }`
+        assigned.setdefault(f"{name}.{key}", []).append(origin)
+    assigned.setdefault(name, []).extend(spreads or ["literal:dict"])
+
+
 def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
     """Local names → what they were assigned; and the names that are function parameters.
     A destructured member is ``member:<value>.<name>``."""
     assigned: dict[str, list[str]] = {}
     for m in _ASSIGN.finditer(text):
-        assigned.setdefault(m.group(1), []).append(js_origin(m.group(2)))
+        if m.group(2).startswith("{"):
+            _object_literal(text, m.group(1), m.start(2), assigned)
+        else:
+            assigned.setdefault(m.group(1), []).append(js_origin(m.group(2)))
     for m in _DESTRUCTURE.finditer(text):
         for entry in m.group(1).split(","):
             member = _MEMBER.match(entry.split("=", 1)[0])

@@ -367,6 +367,11 @@ class Matcher(CallShapeRules):
             b = self._inline_require(h, use.chain[2:-1])  # require('pkg').fn(…)
         elif use.kind == "member":
             b = self._js_chain_binding(h.path, use.chain[:-1])
+            if len(use.chain) == 2 and b.kind in ("package", "local-package"):
+                own = self.o.js_member(h.path, use.chain[0], use.leaf, self.package)
+                if own is not None and own.kind != "package":  # { ...zk, inflateRaw: mine }
+                    self.skip("a key the code's own object sets")
+                    return None
         else:
             b = self.o._js_binding(h.path, use.leaf, self.package)
             # `const { register } = useForm()`: the name is a member of what the package made
@@ -468,6 +473,13 @@ class Matcher(CallShapeRules):
                     rest = [p for p in chain[2:] if p not in ("()", "[]")]
                     return Binding("package", ".".join([field.path, *rest]))
                 return field
+        if len(chain) > 1 and chain[1] not in ("()", "[]"):  # deps.zk, deps = { zk: … }
+            member = self.o.js_member(path, chain[0], chain[1], self.package)
+            if member is not None:
+                if member.kind == "package":
+                    rest = [p for p in chain[2:] if p not in ("()", "[]")]
+                    return Binding("package", ".".join([member.path, *rest]))
+                return member
         b = self.o._js_binding(path, chain[0], self.package)
         if b.kind == "package":
             rest = [p for p in chain[1:] if p not in ("()", "[]")]

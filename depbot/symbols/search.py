@@ -344,6 +344,8 @@ class SymbolSearch:
                 [
                     _made(o, package)
                     if o.startswith("made:")
+                    else _required(o, package)
+                    if o.startswith("require:")
                     else self._origin(
                         o, lambda root: self._js_binding(path, root, package, depth + 1)
                     )
@@ -353,6 +355,21 @@ class SymbolSearch:
         if name in params:
             return self._param_binding(path, name, package, depth)
         return Binding("unknown")
+
+    def js_member(self, path: str, name: str, key: str, package: str) -> Binding | None:
+        """``deps.zk`` where the module wrote ``const deps = { zk: require('pkg') }``: what
+        the object literal gave the key; None when it gave it nothing written out."""
+        _, _, assigned, _ = self.js_facts(path)
+        origins = assigned.get(f"{name}.{key}")
+        if not origins:
+            return None
+        resolve = lambda root: self._js_binding(path, root, package, 1)  # noqa: E731
+        return merge(
+            [
+                _required(o, package) if o.startswith("require:") else self._origin(o, resolve)
+                for o in origins
+            ]
+        )
 
     def js_this_field(self, path: str, field: str, package: str) -> Binding | None:
         """``this.codec`` where the module assigns ``this.codec = zk`` (the package) or
@@ -611,6 +628,13 @@ class SymbolSearch:
     def _called_directly(self, path: str, local: str) -> bool:
         """Whether ``local(...)`` is called as a function somewhere in the file."""
         return re.search(rf"(?<![\w$.]){re.escape(local)}\s*\(", self._text(path)) is not None
+
+
+def _required(origin: str, package: str) -> Binding:
+    """``require('pkg')`` held in a value (``{ zk: require('pkg') }``): the package itself."""
+    spec = origin.partition(":")[2]
+    owner = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+    return Binding("package", spec) if owner == package else Binding("foreign")
 
 
 def _made(origin: str, package: str) -> Binding:

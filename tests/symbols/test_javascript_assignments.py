@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from depbot.symbols.javascript import assignments, use_at
+from depbot.symbols.javascript import assignments, passed_as, use_at
 
 
 def test_a_name_destructured_from_a_call_is_a_member_of_what_the_call_returns():
@@ -32,3 +32,25 @@ def test_a_key_of_a_declarations_pattern_is_a_read_of_the_value_it_destructures(
     assert literal is not None and literal.kind == "property"  # an object literal's key
     nested = use_at(text, starts, 4, 15, "inflateRaw")
     assert nested is not None and nested.kind == "property"  # a nested pattern: not followed
+
+
+def test_a_function_called_where_it_is_written_passes_its_arguments_to_its_parameters():
+    umd = "(function (root, zk) {\n  zk.inflateRaw(b);\n})(typeof window !== 'undefined' ? window : global, require('zipkit'));\n"  # noqa: E501
+    assert passed_as(umd, "zk") == ["require('zipkit')"]
+    assert passed_as("((zk) => { zk.x(); })(lib);\n", "zk") == ["lib"]
+    assert passed_as("(function (zk) { zk.x(); }(require('a')));\n", "zk") == ["require('a')"]
+    assert passed_as("(function (zk) { zk.x(); });\n", "zk") == []  # not called there
+
+
+def test_an_object_literal_gives_its_keys_their_values_and_a_spread_its_source():
+    assigned, _ = assignments(
+        "const deps = {\n  zip: require('zipkit'),\n  log,\n  'quoted': other.thing,\n};\n"
+        "const api = { ...zk, isZip: (b) => true };\nconst plain = { a: 1 };\n"
+    )
+    assert assigned["deps.zip"] == ["require:zipkit"]
+    assert assigned["deps.log"] == ["chain:log"]
+    assert assigned["deps.quoted"] == ["chain:other.thing"]
+    assert assigned["deps"] == ["literal:dict"]
+    assert assigned["api"] == ["chain:zk"]  # what zk is; its own keys are looked up first
+    assert assigned["api.isZip"] == ["other"]
+    assert assigned["plain"] == ["literal:dict"] and assigned["plain.a"] == ["literal:str"]
