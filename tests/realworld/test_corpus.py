@@ -24,9 +24,16 @@ from tests.helpers.realworld import CORPUS
 # choice, to 57 (c41db86): a breaking item that names no API keeps the verdict unknown, which
 # turned 4 false-safe verdicts and 6 right negatives into unknown. 62 since the corpus keeps
 # npm releases' JavaScript beside their declarations (tools/realworld_dist.trim_npm), as real
-# tarballs hold it. It only rises from here
-FLOOR = 62  # scenarios passed with --model rules
-FALSE_SAFE_CEILING = 0  # expected affected, got not_affected; only falls  # expected affected, got not_affected; only falls
+# tarballs hold it; 67 of 81 at stop 42. Then 11 npm cases written blind (NPM12-BEFORE.md):
+# 1 of them passed, and 2 held-out ones are false-safes no change may be tuned on. 68 of 92.
+# It only rises from here
+FLOOR = 68  # scenarios passed with --model rules
+# expected affected, got not_affected: only these, each a held-out case of NPM12-BEFORE.md
+# that came in so; the list only shrinks
+KNOWN_FALSE_SAFE = {
+    "npm-prettier-3-parser-babel-subpath-removed",
+    "npm-yargs-18-singleton-command-import",
+}
 
 
 def test_the_built_corpus_holds_its_floor(tmp_path):
@@ -45,4 +52,4 @@ def test_the_built_corpus_holds_its_floor(tmp_path):
     totals = summary["totals"]
     failed = [s["name"] for s in summary["scenarios"] if not s["passed"]]
     assert totals["passed"] >= FLOOR, failed
-    assert totals["false_safe"] <= FALSE_SAFE_CEILING, totals["false_safe_cases"]
+    assert set(totals["false_safe_cases"]) <= KNOWN_FALSE_SAFE, totals["false_safe_cases"]
