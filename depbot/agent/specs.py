@@ -78,6 +78,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "point), module_path ('pkg.sub' module), config_key (of = the config file when "
             "named, e.g. 'pyproject.toml'), config_file (files named symbol, e.g. '.babelrc', "
             "that configure the package), required_use (a name now required: uses without it), "
+            "callback_arg (symbol: the package; its API's calls passing a callback), "
             "optional_dependency (symbol: a dependency a feature now needs, arg: the feature's "
             "words 'Email|validation'; uses when no manifest lists it), "
             "async (calls not awaited), behaviour (calls of "

@@ -52,6 +52,7 @@ CANDIDATE_KINDS = (
     "config_file",  # a configuration file (`.babelrc`, `setup.cfg`) the release no longer reads
     "required_use",  # a name the release now requires: code using the package without it breaks
     "optional_dependency",  # a feature (arg: its words) now needs the dependency `symbol` installed
+    "callback_arg",  # calls of any of the package's API (symbol: the package) passing a callback
 )
 
 

@@ -135,8 +135,11 @@ def call_form_candidates(sentence: str, spans: list[Span], package: str) -> list
     if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
         subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
         names = [n for n in (searchable_name(s.text) for s in subjects) if n]
-        # no name: the package's own export
-        return [Candidate(name, "async") for name in names or ([package] if package else [])]
+        if names or not package:
+            return [Candidate(name, "async") for name in names]
+        # no name: the package's own export, and every call of the package's API (on the
+        # package or an object it made) that passes a callback ("remove callback support")
+        return [Candidate(package, "async"), Candidate(package, "callback_arg")]
     if _ASYNC.search(sentence):
         names = [searchable_name(s.text) for s in spans]
         return [Candidate(name, "async") for name in names if name]

@@ -126,6 +126,10 @@ def extract_candidates(
         removal_ctx=bool(REMOVAL_CONTEXT.search(context)),
         submodules=bool(_SUBMODULES.search(text)),
     )
+    table = removal_table(text)
+    if table is not None:  # | Removed in v5 | Official Alternative |: the first column only
+        removed, replacements = table
+        return _unique([Candidate(n, "name") for n in removed]), replacements
     cands = _package_candidates(text, package)
     news: list[str] = []
     for sentence in sentences(text):
@@ -136,7 +140,44 @@ def extract_candidates(
     # which calls of `f` it reaches; its other sentences about `f` do not widen that
     narrowed = {c.symbol for c in cands if c.kind == "behaviour" and c.arg}
     cands = [c for c in cands if not (c.kind == "behaviour" and not c.arg and c.symbol in narrowed)]
+    # "singleton usage of yargs (`yargs.foo`, `yargs().argv`) has been removed": the package's
+    # own module is not a name it removed (the notes of a package do not remove the package)
+    cands = [c for c in cands if not (c.kind == "name" and c.symbol.lower() in scope.own_names)]
     return _unique(cands), news
+
+
+_TABLE_SEPARATOR = re.compile(r":?-{3,}:?")
+_REMOVED_HEAD = re.compile(r"\b(?:removed|deprecated|old|before|previous|dropped|gone)\b", re.I)
+_NEW_HEAD = re.compile(
+    r"\b(?:alternative|replacement|new|after|instead|use|now|official|equivalent)\b", re.I
+)
+
+
+def removal_table(text: str) -> tuple[list[str], list[str]] | None:
+    """A Markdown table whose first column lists what was removed and the second what to use
+    ("| Removed in v5 | Official Alternative |"): (the removed names, the replacements), the
+    names of a cell split at commas; None for any other text."""
+    cells = [c.strip() for c in text.split("|")]
+    cells = [c for c in cells if c]
+    seps = [i for i, c in enumerate(cells) if _TABLE_SEPARATOR.fullmatch(c)]
+    if len(seps) < 2 or seps != list(range(seps[0], seps[0] + len(seps))) or seps[0] < 2:
+        return None
+    width = len(seps)
+    head = cells[seps[0] - width : seps[0]]
+    if not (_REMOVED_HEAD.search(head[0]) and _NEW_HEAD.search(head[1])):
+        return None
+    removed: list[str] = []
+    replacements: list[str] = []
+    body = cells[seps[-1] + 1 :]
+    for start in range(0, len(body) - width + 1, width):
+        row = body[start : start + width]
+        for cell, out in ((row[0], removed), (row[1], replacements)):
+            for part in cell.split(","):
+                name = searchable_name(part.strip().strip("`"))
+                plain = name is not None and re.fullmatch(r"[a-z]{1,5}", name) is not None
+                if name and not generic(name) and not plain and name not in out:
+                    out.append(name)  # `all`, `hook`: words too common to search for alone
+    return removed, replacements
 
 
 # a sentence's leading "this breaks" marker (`**[BREAKING]**`, `*Breaking:*`, `BREAKING

@@ -74,7 +74,8 @@ def deprecates_only(text: str) -> bool:
 
 _RUNTIME = re.compile(
     r"\b(python|pypy|node(\.js)?|nodejs|npm|deno|bun|ie|internet explorer|safari|chrome|firefox|"
-    r"openssl|libressl|windows|macos|linux|ecmascript|es(?:20\d\d|[5-9]|next))\b",
+    r"openssl|libressl|windows|macos|linux|ecmascript|es(?:20\d\d|[5-9]|next))\b"
+    r"(?!-\d)",  # "NODE-4522": an issue key, not Node.js
     re.I,
 )
 _EXPLICIT_BREAKING = re.compile(r"\(breaking( change)?\)|\*\*breaking\b|^breaking\b|BREAKING", re.I)
@@ -107,6 +108,7 @@ REMOVAL_PHRASE = re.compile(
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
     | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b
     | `\s+(removed|deleted|dropped)\s*([.;]|$) | \b(is|are)\s+(now\s+)?exported\s+as\b
+    | ^\W*([\w-]+\s+){1,4}(removed|deleted|dropped)\s*:   # a headline: "Model aliases removed:"
     """
 )
 

@@ -117,6 +117,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "config_key": f"the `{s}` setting{' in `' + cand.of + '`' if cand.of else ''} is no longer read ({version})",
         "config_file": f"{package} {version} no longer reads `{s}` configuration files",
         "required_use": f"{package} {version} requires `{s}`, which this code never uses",
+        "callback_arg": f"{package} {version} no longer takes callbacks (promises only)",
         "optional_dependency": f"{package} {version} leaves {(cand.arg or 'a feature').replace('|', ' ')} to the optional dependency `{s}`, which this code does not install",
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
@@ -169,6 +170,10 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             )
         elif kind == "required_use":
             parts.append(f"Add `{s}` where {package} is set up, as the quoted notes show.")
+        elif kind == "callback_arg":
+            parts.append(
+                "Await the promise each call listed above returns instead of passing a callback."
+            )
         elif kind == "optional_dependency":
             parts.append(f"Add `{s}` to the project's dependencies (see the quote).")
         elif kind == "config_key":

@@ -20,6 +20,15 @@ _FUNC_PARAM = re.compile(r"^(fn|func|function|callback|cb|handler|listener|middl
 # the words of a weak hit that may be a use no search can settle (an option key passed to
 # the package's own call): it stands against not_affected, as an unknown with its places
 WEAK_USE = "may be a use"
+# `(err, rows) =>`, `function (error) {`, `async (e) =>`: Node's error-first callback
+_ERROR_FIRST = re.compile(
+    r"^(?:async\s*)?(?:function\b\s*[\w$]*\s*)?\(?\s*(?:err|error|e|er|ex)\b", re.I
+)
+# methods that take a function in any release: a promise's, an emitter's, an array's
+_TAKES_FUNCTIONS = frozenset(
+    "then catch finally on once off addListener prependListener prependOnceListener "
+    "removeListener forEach map filter reduce some every find findIndex sort flatMap".split()
+)
 _LITERAL_KINDS = ("string", "number", "function", "object", "array")
 
 
@@ -91,6 +100,25 @@ class CallShapeRules:
             return evidence, f"{who}, passing {option}: '{given[option]}', no longer allowed"
         self.skip(f"passes no other string as {option}")
         return None
+
+    def _callback_passed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
+        """``callback_arg``: a callback as the last argument, in Node's style (``(err, r) =>``,
+        a ``callback`` or ``cb`` passed on), or any function given to a method that is not
+        one every value has (a promise's ``then``, an emitter's ``on``, an array's ``map``
+        take functions in any release)."""
+        last = call.arg_kinds[-1] if call.arg_kinds else ""
+        given = last == "function" or (last == "name" and _FUNC_PARAM.match(call.last_arg))
+        if not given:
+            self.skip("no callback passed")
+            return None
+        if self.leaf in _TAKES_FUNCTIONS:  # `client.on('error', (err) => …)` stays valid
+            self.skip(f"a function given to {self.leaf}, which takes one in any release")
+            return None
+        if last == "name":
+            return evidence, f"{who}, passing the callback {call.last_arg} as its last argument"
+        if _ERROR_FIRST.match(call.last_arg):
+            return evidence, f"{who}, passing a callback (error first) as its last argument"
+        return evidence, f"{who}, passing a callback as its last argument"
 
     def _kind_passed(self, call: CallShape, evidence: str, who: str) -> tuple[str, str] | None:
         """``arg_kind``: a literal of the dropped kind is the break; a variable may hold one.
@@ -186,6 +214,8 @@ class CallShapeRules:
                 self.skip(f"not passing {self.arg}")
                 return None
             return evidence, f"{who}: its behaviour changed, verify this call"
+        if k == "callback_arg":
+            return self._callback_passed(call, evidence, who)
         if k == "async":
             if awaited:
                 self.skip("already awaited")

@@ -160,13 +160,19 @@ def _scan_args(text: str, open_paren: int) -> tuple[list[str], int]:
     return args, n
 
 
+_TS_CAST = re.compile(r"(?:\s+as\s+[\w$.<>\[\]| ]+|!)$")  # `callback as any`, `cb!`
+_TYPED_ARROW = re.compile(
+    r"^(?:async\s*)?\(?[\w$,\s{}\[\]=:<>|?.]*\)?\s*(?::\s*[\w$<>\[\]|. ]+)?\s*=>"
+)
+
+
 def arg_kind(arg: str) -> str:
-    a = arg.strip()
+    a = _TS_CAST.sub("", arg.strip())
     if re.fullmatch(r"-?\d[\d_.eExX]*n?", a):
         return "number"
     if a[:1] in "'\"`":  # a template literal, interpolated or not, makes a string
         return "string"
-    if a.startswith(("function", "async")) or re.match(r"^\(?[\w$,\s{}\[\]=]*\)?\s*=>", a):
+    if a.startswith(("function", "async")) or _TYPED_ARROW.match(a):  # `(err: Error) =>` too
         return "function"
     if a.startswith("{"):
         return "object"
@@ -189,6 +195,7 @@ def call_shape(args: list[str]) -> CallShape:
         literals=literals,
         objects=tuple(object_keys(a) for a in args),
         object_strings=tuple(object_strings(a) for a in args),
+        last_arg=_TS_CAST.sub("", args[-1].strip())[:60] if args else "",
     )
 
 

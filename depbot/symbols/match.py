@@ -561,6 +561,9 @@ class Matcher(CallShapeRules):
         elif b.kind in ("foreign", "bare-foreign"):
             self.skip("belongs to another module")
             return None
+        elif self.kind == "callback_arg" and b.kind != "local-package":
+            self.skip("not called on the package or an object it made")
+            return None
         elif b.kind in ("builtin", "bare-builtin"):
             self.skip("receiver is a plain value (list, dict, string)")
             return None
@@ -608,9 +611,12 @@ class Matcher(CallShapeRules):
                 and path in self.importing
                 and not (self.qual and self.qual[-1][:1].islower())
             ):
+                # a name that rare, called on what the code does not type, where the package
+                # is imported: not known to be the package's, not known not to be either
                 evidence, who = (
                     "weak",
-                    f"{shown}: receiver of unknown type in a file that imports {self.package}",
+                    f"{WEAK_USE}: {shown}, receiver of unknown type in a file that imports "
+                    f"{self.package}",
                 )
             elif (
                 self.kind in SHAPE_KINDS

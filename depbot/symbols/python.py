@@ -32,6 +32,7 @@ class CallShape:
     # "literal:str", ...), and each keyword argument's; () when not read (JavaScript)
     arg_origins: tuple[str, ...] = ()
     keyword_origins: tuple[tuple[str, str], ...] = ()
+    last_arg: str = ""  # JavaScript: the last argument's text (60 characters at most)
 
 
 @dataclass(frozen=True)

@@ -54,3 +54,12 @@ def test_an_object_literal_gives_its_keys_their_values_and_a_spread_its_source()
     assert assigned["api"] == ["chain:zk"]  # what zk is; its own keys are looked up first
     assert assigned["api.isZip"] == ["other"]
     assert assigned["plain"] == ["literal:dict"] and assigned["plain.a"] == ["literal:str"]
+
+
+def test_typed_arrows_are_functions_and_a_cast_is_the_value_it_casts():
+    from depbot.symbols.javascript import arg_kind, call_shape
+
+    assert arg_kind("(err: Error, user: User | null) => done(user)") == "function"
+    assert arg_kind("async (e) => e") == "function"
+    assert arg_kind("callback as any") == "name"
+    assert call_shape(["{ email }", "callback as any"]).last_arg == "callback"

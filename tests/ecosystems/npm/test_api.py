@@ -348,3 +348,24 @@ def test_commonjs_names_defined_by_a_call_on_the_exports(tmp_path):
         ("export_removed", "c"),  # `ns` stays: its members the new release does not show
     }
     assert "c:default" in diff.new_api and "c:notExported" not in diff.old_api
+
+
+def test_declarations_that_re_export_do_not_hide_the_module_object_the_entry_file_sets(tmp_path):
+    """`module.exports = Sequelize` in the entry file, `export * from './lib/sequelize'` in the
+    declarations beside it (which carries no default): require('pkg') still gets a value."""
+    old = _package(
+        tmp_path / "old",
+        {"name": "orm", "main": "index.js"},
+        {"index.js": "class Orm {}\nmodule.exports = Orm;\nmodule.exports.Orm = Orm;\n"},
+    )
+    new = _package(
+        tmp_path / "new",
+        {"name": "orm", "main": "index.js", "types": "types/index.d.ts"},
+        {
+            "index.js": "class Orm {}\nmodule.exports = Orm;\nmodule.exports.Orm = Orm;\n",
+            "types/index.d.ts": "export * from './lib/orm';\n",
+            "types/lib/orm.d.ts": "export class Orm {}\nexport default Orm;\n",
+        },
+    )
+    diff = diff_releases("npm", old, new)
+    assert "default_removed" not in {c.kind for c in diff.changes}

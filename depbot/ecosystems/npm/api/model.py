@@ -247,7 +247,10 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
         if declaration is not None:
             # a declaration file of only `declare module 'pkg' { … }` blocks exports nothing
             # at its top level: the blocks say what the package exports
-            return file_exports(declaration, package.root, foreign=reader) | (ambient or set())
+            names = file_exports(declaration, package.root, foreign=reader) | (ambient or set())
+            if "default" not in names and _runtime_default(package, targets, reader):
+                names = names | {"default"}
+            return names
     if ambient is not None:
         return ambient
     runtime = None
@@ -265,6 +268,18 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
         typed = file_exports(companion, package.types_root)  # type: ignore[arg-type]
         return typed | ((runtime or set()) - {"default"})
     return runtime
+
+
+def _runtime_default(package: NpmPackage, targets: list[str], reader: Foreign) -> bool:
+    """Whether the entry file the release runs sets the module object itself
+    (``module.exports = Sequelize``): ``require('pkg')`` then gets a value, whatever the
+    declarations beside it re-export (``export * from './lib/sequelize'`` carries no default)."""
+    for target in targets:
+        entry = _entry_file(package, target)
+        if entry is not None and entry.name.endswith(JS_SUFFIXES):
+            names = file_exports(entry, package.root, foreign=reader)
+            return names is not None and "default" in names
+    return False
 
 
 def package_of(spec: str) -> str:

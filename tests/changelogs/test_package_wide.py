@@ -1,0 +1,57 @@
+"""Items about the package as a whole (#27): "remove callback support" reaches every call of
+its API that passes a callback, whatever ticket key stands in front of it; and the package's
+own module is never a name its notes removed."""
+
+from __future__ import annotations
+
+from depbot.changelogs.breaking import analyze_section
+from depbot.changelogs.candidates import extract_candidates
+
+
+def test_callback_support_removed_yields_the_package_wide_callback_search():
+    (item,) = analyze_section("* **NODE-4522:** remove callback support (#3499)\n", package="lib")
+    assert item.category == "breaking"
+    assert ("lib", "callback_arg") in {(c.symbol, c.kind) for c in item.candidates}
+
+
+def test_an_issue_key_is_not_a_runtime_but_a_runtime_item_stays_one():
+    items = analyze_section(
+        "### BREAKING CHANGES\n\n"
+        "* **NODE-4436:** update minimum supported node version (#3496)\n"
+        "* **NODE-4950:** remove bson-ext import (#3523)\n",
+        package="lib",
+    )
+    assert [i.category for i in items] == ["runtime", "breaking"]
+
+
+def test_the_package_itself_is_not_a_removed_name():
+    cands, _ = extract_candidates(
+        "singleton usage of yargs `yargs.foo`, `yargs().argv`, has been removed.",
+        context="BREAKING CHANGES",
+        package="yargs",
+    )
+    assert "yargs" not in {c.symbol for c in cands if c.kind == "name"}
+    assert "yargs.foo" in {c.symbol for c in cands}
+
+
+def test_a_removal_table_gives_its_first_column_and_takes_the_second_as_replacements():
+    table = (
+        "| Removed in v5 | Official Alternative | | :------ | :------ | "
+        "| Sequelize.prototype.Op | Sequelize.Op | | findById, findByPrimary | findByPk | "
+        "| all | findAll |"
+    )
+    cands, news = extract_candidates(table, context="Removed aliases", package="orm")
+    assert [c.symbol for c in cands] == ["Sequelize.prototype.Op", "findById", "findByPrimary"]
+    assert news == ["Sequelize.Op", "findByPk", "findAll"]
+    # any other table is read as before
+    other, _ = extract_candidates("| Option | Default | | --- | --- | | `retries` | 3 |")
+    assert "Option" not in {c.symbol for c in other}
+
+
+def test_a_headline_that_says_removed_before_a_colon_removes_what_follows():
+    cands, news = extract_candidates(
+        "Model aliases removed: `findById` and `findByPrimary` (use `findByPk`).",
+        context="Breaking changes",
+        package="orm",
+    )
+    assert [c.symbol for c in cands] == ["findById", "findByPrimary"] and news == ["findByPk"]
