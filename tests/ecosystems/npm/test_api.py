@@ -369,3 +369,26 @@ def test_declarations_that_re_export_do_not_hide_the_module_object_the_entry_fil
     )
     diff = diff_releases("npm", old, new)
     assert "default_removed" not in {c.kind for c in diff.changes}
+
+
+def test_an_entry_file_that_requires_another_file_whole_exports_what_that_file_does(tmp_path):
+    """`index.js`: `module.exports = require('./lib/orm')`; lib/orm.js sets the class and
+    its statics, one through a chain (`Orm.prototype.Op = Orm.Op = Op`)."""
+    lib = (
+        "class Orm { define() {} }\nconst Op = {};\n"
+        "Orm.prototype.Op = Orm.Op = Op;\nOrm.Utils = {};\n"
+        "module.exports = Orm;\nmodule.exports.Orm = Orm;\n"
+    )
+    manifest = {"name": "orm", "main": "index"}
+    files = {
+        "index.js": "'use strict';\nmodule.exports = require('./lib/orm');\n",
+        "lib/orm.js": lib,
+    }
+    old = _package(tmp_path / "old", manifest, files)
+    new = _package(
+        tmp_path / "new", manifest, {**files, "lib/orm.js": lib.replace("Orm.Utils = {};\n", "")}
+    )
+    diff = diff_releases("npm", old, new)
+    assert {"orm:Op", "orm:Utils", "orm:Orm", "orm:default"} <= set(diff.old_api)
+    root = [(c.kind, c.detail) for c in diff.changes if c.path == "orm"]
+    assert root == [("export_removed", "Utils")]

@@ -177,6 +177,28 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
     return names
 
 
+def _required_whole(node: tree_sitter.Node, ctx: _Context) -> set[str]:
+    """`module.exports = require('./lib/sequelize')`: the entry file is another file of the
+    release, whose names are the module's."""
+    expression = node.named_children[0] if node.named_children else None
+    if expression is None or expression.type != "assignment_expression":
+        return set()
+    left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    if node_text(left) != "module.exports" or right is None or right.type != "call_expression":
+        return set()
+    args = right.child_by_field_name("arguments")
+    items = args.named_children if args is not None else []
+    if node_text(right.child_by_field_name("function")) != "require" or len(items) != 1:
+        return set()
+    spec = node_text(items[0]).strip("'\"`")
+    if items[0].type != "string" or not spec.startswith("."):
+        return set()
+    target = _resolve(ctx.file, spec, ctx.root)
+    if target is None:
+        return set()
+    return file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
+
+
 def _commonjs(node: tree_sitter.Node) -> set[str]:
     expression = node.named_children[0] if node.named_children else None
     if expression is None:
@@ -329,6 +351,7 @@ def file_exports(
             names |= _export_statement(node, program, ctx)
         elif node.type == "expression_statement":
             names |= _commonjs(node)
+            names |= _required_whole(node, ctx)
         if len(names) > MAX_NAMES:
             break
     names |= _members_of_exported(program)
@@ -358,9 +381,15 @@ def _members_of_exported(program: tree_sitter.Node) -> set[str]:
             left, right = right.child_by_field_name("left"), right.child_by_field_name("right")
         if node_text(left) == "module.exports" and right is not None and right.type == "identifier":
             exported = node_text(right)
-        elif left is not None and left.type == "member_expression":
-            owner = left.child_by_field_name("object")
-            if owner is not None and owner.type == "identifier":
-                member = node_text(left.child_by_field_name("property"))
-                assigned.setdefault(node_text(owner), set()).add(member)
+            continue
+        # `X.prototype.Op = X.Op = Op`: each target of a chain of assignments
+        while left is not None:
+            if left.type == "member_expression":
+                owner = left.child_by_field_name("object")
+                if owner is not None and owner.type == "identifier":
+                    member = node_text(left.child_by_field_name("property"))
+                    assigned.setdefault(node_text(owner), set()).add(member)
+            if right is None or right.type != "assignment_expression":
+                break
+            left, right = right.child_by_field_name("left"), right.child_by_field_name("right")
     return assigned.get(exported, set())
