@@ -449,6 +449,13 @@ class Matcher(CallShapeRules):
             if b.kind == "package":
                 why = f"{m.group(1)}['{self.leaf}'] resolves to {b.path}.{self.leaf}"
                 return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
+        inline = re.search(  # require('pkg')['inflateRaw']: the module object, inline
+            rf"""\brequire\s*\(\s*(['"])([^'"]+)\1\s*\)\s*\[\s*(['"]){re.escape(self.leaf)}\3\s*\]""",
+            line,
+        )
+        if inline is not None and self._inline_require(h, ()).kind == "package":
+            why = f"require('{inline.group(2)}')['{self.leaf}'] is {self.package}'s {self.leaf}"
+            return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
         return None
 
     def _inline_require(self, h: Any, rest: tuple[str, ...]) -> Binding:

@@ -28,7 +28,7 @@ from tests.helpers.realworld import CORPUS
 # 1 of them passed, and 2 held-out ones are false-safes no change may be tuned on. 68 of 92;
 # 71 after package-wide callbacks, typed parameters and the package not a removed name.
 # It only rises from here
-FLOOR = 71  # scenarios passed with --model rules
+FLOOR = 72  # scenarios passed with --model rules
 # expected affected, got not_affected: only these, each a held-out case of NPM12-BEFORE.md
 # that came in so; the list only shrinks
 KNOWN_FALSE_SAFE = {
