@@ -633,6 +633,31 @@ def destructured(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
+def _ternary_branches(value: str) -> list[str]:
+    """The two values of a top-level conditional expression (``c ? a : b`` → ``[a, b]``);
+    the value itself when it is none (``a?.b``, ``a ?? b`` and nested brackets are not)."""
+    depth, quote, question = 0, "", -1
+    for i, c in enumerate(value):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif (
+            depth == 0
+            and c == "?"
+            and value[i + 1 : i + 2] not in (".", "?")
+            and (value[i - 1 : i] != "?")
+        ):
+            question = i
+        elif depth == 0 and c == ":" and question >= 0:
+            return [value[question + 1 : i].strip(), value[i + 1 :].strip()]
+    return [value]
+
+
 def _object_literal(text: str, name: str, brace: int, assigned: dict[str, list[str]]) -> None:
     """``const deps = { zk: require('zipkit'), other }``: ``deps.zk`` and ``deps.other`` get
     their values' origins; ``const api = { ...zk }`` makes ``api`` what ``zk`` is (its keys
@@ -661,7 +686,9 @@ def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
         if m.group(2).startswith("{"):
             _object_literal(text, m.group(1), m.start(2), assigned)
         else:
-            assigned.setdefault(m.group(1), []).append(js_origin(m.group(2)))
+            branches = _ternary_branches(m.group(2))  # `cond ? null : require('pkg')`
+            origins = [js_origin(b) for b in branches if b.strip() not in ("null", "undefined")]
+            assigned.setdefault(m.group(1), []).extend(origins or [js_origin(m.group(2))])
     for m in _DESTRUCTURE.finditer(text):
         for entry in m.group(1).split(","):
             member = _MEMBER.match(entry.split("=", 1)[0])

@@ -63,3 +63,14 @@ def test_typed_arrows_are_functions_and_a_cast_is_the_value_it_casts():
     assert arg_kind("async (e) => e") == "function"
     assert arg_kind("callback as any") == "name"
     assert call_shape(["{ email }", "callback as any"]).last_arg == "callback"
+
+
+def test_a_conditional_value_is_either_branch_and_null_is_no_value():
+    assigned, _ = assignments(
+        "const zk = process.env.NO_ZIP ? null : require('zipkit');\n"
+        "const fmt = opts.json ? JSON.stringify : require('util').inspect;\n"
+        "const a = b?.c ?? d;\n"
+    )
+    assert assigned["zk"] == ["require:zipkit"]
+    assert assigned["fmt"] == ["chain:JSON.stringify", "made:util"]
+    assert assigned["a"] == ["chain:b"]  # optional chaining and ?? are no conditional
