@@ -25,8 +25,9 @@ from depbot.search.imports import js_imports
 from depbot.symbols import javascript as code_js
 from depbot.symbols import jsaliases, jslocal
 from depbot.symbols import python as code_py
+from depbot.symbols.callbacks import callback_calls
 from depbot.symbols.config import config_file_uses
-from depbot.symbols.facts import SCAN_LIMIT, Binding, SymbolHit, SymbolQuery, SymbolResult, merge
+from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
@@ -35,12 +36,6 @@ from depbot.symbols.used import js_used, python_used, workflow_used
 from depbot.symbols.workflow import script_uses
 
 _PY_HOPS = 5  # modules and assignments followed from a Python name to what made it
-MAX_CALLBACK_METHODS = 30  # methods judged for a package-wide callback removal
-# `.findOne(q, (err, r) =>`, `.connect(function (err) {`, `.get(key, callback)`: a method called
-# with a callback on its first line
-_CALLBACK_CALL = re.compile(
-    r"\.\s*([A-Za-z_$][\w$]*)\s*\((?:[^()]|\([^()]*\))*?(?:=>|\bfunction\b|\b(?:cb|callback)\b)"
-)
 MAX_CALLERS = 200  # files read for the calls of a function whose parameter is followed
 
 _BARE_REQUIRE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]+)\1\s*\)\s*;?""")
@@ -576,49 +571,11 @@ class SymbolSearch:
             )  # fmt: skip
         query = replace(query, symbol=symbol, of=query.of.strip(), arg=query.arg.strip())
         if kind == "callback_arg":
-            return self._callback_calls(query)
+            return callback_calls(self, query)
         if ecosystems.get(ecosystem).language == "github-workflow":
             rep = self.report(ecosystem, package)
             return script_uses(rep, {p: self._text(p) for p in rep.files}, query)
         return Matcher(self, query).run()
-
-    def _callback_calls(self, query: SymbolQuery) -> SymbolResult:
-        """``callback_arg``: the calls of the package's API, on the package or on an object it
-        made, that pass a function as their last argument ("remove callback support"). The
-        methods are those the code calls with a callback on one line (``x.findOne(q, (err,
-        r) => …``); each is then judged at every call, as ``search_symbol`` judges a name."""
-        eco = ecosystems.get(query.ecosystem)
-        if eco.language != "javascript":
-            raise ToolError("callback_arg reads JavaScript and TypeScript code")
-        leaves: dict[str, int] = {}
-        for glob in eco.source_globs:
-            try:
-                res = self.code.search_code(
-                    _CALLBACK_CALL.pattern, regex=True, path_glob=glob, max_hits=SCAN_LIMIT
-                )
-            except ToolError:
-                continue
-            for h in res.hits:
-                for m in _CALLBACK_CALL.finditer(h.text):
-                    leaves[m.group(1)] = leaves.get(m.group(1), 0) + 1
-        hits: list[SymbolHit] = []
-        excluded: dict[str, int] = {}
-        seen = 0
-        names = sorted(leaves, key=lambda n: -leaves[n])[:MAX_CALLBACK_METHODS]
-        for leaf in names:
-            got = Matcher(self, replace(query, symbol=leaf)).run()
-            seen += got.total
-            hits += [h for h in got.hits if h.evidence == "strong"]
-            for why, n in got.excluded.items():
-                excluded[why] = excluded.get(why, 0) + n
-        hits.sort(key=lambda h: (h.path, h.line))
-        methods = sorted({h.text.split("(")[0].rsplit(".", 1)[-1].strip() for h in hits})
-        note = (
-            f"{len(hits)} call(s) of {query.package}'s API passing a callback"
-            + (f" ({', '.join(methods[:6])})" if methods else "")
-            + f", among {seen} line(s) calling {len(names)} method(s) with one"
-        )
-        return SymbolResult(query.symbol, "callback_arg", hits, len(hits), False, excluded, note)
 
     def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:
         rep = self.report(ecosystem, package)
