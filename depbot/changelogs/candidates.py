@@ -146,6 +146,9 @@ def extract_candidates(
     return _unique(cands), news
 
 
+# a key of a configuration (a rule, an option) spelled in kebab case, which no code name is
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+_CONFIG_NOUN = re.compile(r"\b(?:rules?|options?|settings?|keys?|config(?:uration)?)\b", re.I)
 _TABLE_SEPARATOR = re.compile(r":?-{3,}:?")
 _REMOVED_HEAD = re.compile(r"\b(?:removed|deprecated|old|before|previous|dropped|gone)\b", re.I)
 _NEW_HEAD = re.compile(
@@ -212,8 +215,11 @@ def _sentence_candidates(
     Otherwise every code span is read by its role, and a sentence that yields nothing
     that way but says a named API behaves differently yields that API's calls."""
     removal, names_allowed = _removal_reading(sentence, scope.removal_ctx)
-    spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
     cands: list[Candidate] = []
+    if removal and _CONFIG_NOUN.search(sentence):  # "the `string-quotes` rule was removed"
+        cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
+                  if _KEBAB.fullmatch(s.text)]  # fmt: skip
+    spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
     if _renamed_config_or_moved(sentence, spans, scope, cands, news):
         return cands
     spans = [s for s in spans if not build_file(s.text)]  # files, not names, from here on

@@ -41,6 +41,16 @@ SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shap
 _PATCH_CALL = re.compile(r"(?:\bpatch|\bsetattr)\s*\(\s*[rbu]?['\"]$")
 
 
+def own_config_file(path: str, package: str) -> bool:
+    """Whether ``path`` is the package's own configuration file, named after it:
+    ``.stylelintrc``, ``.stylelintrc.json``, ``stylelint.config.js``, ``.mocharc.yml``."""
+    name, base = path.rsplit("/", 1)[-1].lower(), package.rsplit("/", 1)[-1].lower()
+    return bool(
+        re.fullmatch(rf"\.?{re.escape(base)}rc(?:\.(?:js|cjs|mjs|ts|json|ya?ml))?", name)
+        or re.fullmatch(rf"\.?{re.escape(base)}\.config\.(?:js|cjs|mjs|ts|json)", name)
+    )
+
+
 def package_keys(package: str) -> set[str]:
     """The keys a config object names an npm package's section by: its name in camelCase,
     whole or without leading words (``webpack-dev-server`` → ``webpackDevServer``,
@@ -111,7 +121,10 @@ class Matcher(CallShapeRules):
         self.excluded[reason] = self.excluded.get(reason, 0) + 1
 
     def run(self) -> SymbolResult:
-        if not re.fullmatch(r"[A-Za-z_$][\w$]*", self.leaf):
+        kebab = self.kind == "config_key" and re.fullmatch(
+            r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+", self.leaf
+        )
+        if not (kebab or re.fullmatch(r"[A-Za-z_$][\w$]*", self.leaf)):
             raise ToolError(
                 f"cannot search for {self.symbol!r}: give a name such as 'module.function'"
             )
@@ -156,6 +169,10 @@ class Matcher(CallShapeRules):
     # -- one line ---------------------------------------------------------------------------
 
     def judge(self, h: Any) -> SymbolHit | None:
+        if h.context != "comment" and own_config_file(h.path, self.package):
+            if re.search(rf"""(?<![\w$-])['"]?{re.escape(self.leaf)}['"]?\s*:""", self._line(h)):
+                why = f"sets {self.leaf} in {h.path.rsplit('/', 1)[-1]}, {self.package}'s own configuration file"
+                return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
         if h.context == "string" and self.kind == "name" and h.path.endswith((".py", ".pyi")):
             quoted = self._import_path(h)
             if quoted is not None:

@@ -55,3 +55,16 @@ def test_a_headline_that_says_removed_before_a_colon_removes_what_follows():
         package="orm",
     )
     assert [c.symbol for c in cands] == ["findById", "findByPrimary"] and news == ["findByPk"]
+
+
+def test_a_kebab_case_rule_or_option_removed_is_a_configuration_key():
+    cands, _ = extract_candidates(
+        "Removed: the `indentation` and `string-quotes` rules deprecated in 15.0.0.",
+        context="16.0.0",
+        package="lint",
+    )
+    kinds = {(c.symbol, c.kind) for c in cands}
+    assert ("string-quotes", "config_key") in kinds and ("indentation", "name") in kinds
+    # not a removal, or no configuration noun: nothing of the kind
+    none, _ = extract_candidates("The `string-quotes` rule now accepts `backtick`.", package="lint")
+    assert ("string-quotes", "config_key") not in {(c.symbol, c.kind) for c in none}

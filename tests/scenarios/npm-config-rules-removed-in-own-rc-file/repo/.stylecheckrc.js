@@ -1,0 +1,7 @@
+module.exports = {
+  extends: ['stylecheck-config-standard'],
+  rules: {
+    indentation: [2, { severity: 'error' }],
+    'string-quotes': ['single', { severity: 'error' }],
+  },
+}

@@ -1,0 +1,4 @@
+export const editorDefaults = {
+  indentation: 2,
+  wrap: true,
+};
