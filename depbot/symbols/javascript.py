@@ -412,6 +412,8 @@ def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) ->
         args, close = _scan_args(text, j)
         call = call_shape(args)
         awaited = _awaited(text, chain_start, close)
+    elif j == end and j < len(text) and text[j] == "`":  # keyframes`…`, gql`…`: a tagged template
+        call = call_shape(["``"])
     if receiver:
         return JsUse(line, col, "member", leaf, (*receiver, leaf), call, awaited)
     k = _before_token(text, start)

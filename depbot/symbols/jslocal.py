@@ -28,6 +28,26 @@ def candidates(importer: str, specifier: str) -> list[str]:
     return [base + suffix for suffix in SUFFIXES]
 
 
+def rooted(files: frozenset[str], specifier: str) -> list[str]:
+    """The checkout paths a bare ``specifier`` names when a module root of the project's own
+    (webpack's ``resolve.modules``, a babel module resolver, ``NODE_PATH``) holds it:
+    ``components/common/box`` → ``dev/components/common/box.js``, when exactly one folder
+    of the checkout has that file."""
+    if specifier.startswith((".", "/", "@")) or "/" not in specifier:
+        return []  # a scoped or one-segment name is a package's
+    found = {
+        f[: len(f) - len(specifier + suffix)]
+        for suffix in SUFFIXES
+        if suffix
+        for f in files
+        if f.endswith("/" + specifier + suffix) or f == specifier + suffix
+    }
+    if len(found) != 1:
+        return []
+    root = found.pop()
+    return [root + specifier + suffix for suffix in SUFFIXES]
+
+
 def exported(text: str, imported: str) -> str | None:
     """The expression a module exports as ``imported`` (``default``/``*``: its
     ``module.exports`` or ``export default``; a name: ``exports.name = …``), or the name

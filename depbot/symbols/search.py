@@ -10,6 +10,7 @@ reason, so the model can see what was checked.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import replace
@@ -53,6 +54,7 @@ class SymbolSearch:
         self._foreign: dict[str, set[str]] = {}
         self._local: set[str] | None = None
         self._pyfiles: frozenset[str] | None = None
+        self._jsfiles: frozenset[str] | None = None
         self._aliases: list[jsaliases.Aliases] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
@@ -459,7 +461,37 @@ class SymbolSearch:
         if not bare:
             return jslocal.candidates(path, specifier)
         config = jsaliases.nearest(self.js_aliases(), path)
-        return jsaliases.candidates(config, specifier) if config is not None else []
+        aliased = jsaliases.candidates(config, specifier) if config is not None else []
+        if aliased or self._declared_dependency(path, specifier):
+            return aliased
+        return jslocal.rooted(self.js_files(), specifier)  # a module root of the project's
+
+    def _declared_dependency(self, path: str, specifier: str) -> bool:
+        """Whether the nearest package.json declares the package a bare specifier names."""
+        manifest = self.code.nearest_package_json(path)
+        if manifest is None:
+            return False
+        try:
+            data = json.loads(self._text(manifest))
+        except (ToolError, ValueError):
+            return True  # unreadable: a package, as far as anyone can tell
+        top = (
+            "/".join(specifier.split("/")[:2])
+            if specifier.startswith("@")
+            else specifier.split("/")[0]
+        )
+        sections = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+        return any(isinstance(data.get(k), dict) and top in data[k] for k in sections)
+
+    def js_files(self) -> frozenset[str]:
+        """The checkout's JavaScript and TypeScript files in scope (listed once)."""
+        with self._lock:
+            if self._jsfiles is not None:
+                return self._jsfiles
+        found = frozenset(self.code.files(ecosystems.get(NPM.name).source_globs))
+        with self._lock:
+            self._jsfiles = found
+        return found
 
     def js_aliases(self) -> list[jsaliases.Aliases]:
         """The module aliases of every tsconfig/jsconfig of the checkout (read once)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from depbot.symbols.javascript import assignments, passed_as, use_at
+from depbot.symbols.javascript import assignments, offsets, passed_as, use_at
 
 
 def test_a_name_destructured_from_a_call_is_a_member_of_what_the_call_returns():
@@ -74,3 +74,19 @@ def test_a_conditional_value_is_either_branch_and_null_is_no_value():
     assert assigned["zk"] == ["require:zipkit"]
     assert assigned["fmt"] == ["chain:JSON.stringify", "made:util"]
     assert assigned["a"] == ["chain:b"]  # optional chaining and ?? are no conditional
+
+
+def test_a_bare_specifier_a_module_root_of_the_project_holds_is_its_file():
+    from depbot.symbols.jslocal import rooted
+
+    files = frozenset({"dev/components/box.jsx", "dev/lib/codec.js", "src/lib/codec.ts"})
+    assert rooted(files, "components/box")[:2] == ["dev/components/box", "dev/components/box.js"]
+    assert "dev/components/box.jsx" in rooted(files, "components/box")
+    assert rooted(files, "lib/codec") == []  # two folders hold it: which one is not known
+    assert rooted(files, "react") == [] and rooted(files, "@scope/x/y") == []
+
+
+def test_a_tagged_template_is_a_call():
+    text = "export const slide = keyframes`\n  from { top: 0 }\n`;\n"
+    use = use_at(text, offsets(text), 1, text.index("keyframes") + 1, "keyframes")
+    assert use is not None and use.call is not None and use.call.arg_kinds == ("string",)

@@ -1,0 +1,2 @@
+// the archive codec the whole site shares
+module.exports = require('zipkit');
