@@ -55,6 +55,7 @@ class SymbolSearch:
         self._local: set[str] | None = None
         self._pyfiles: frozenset[str] | None = None
         self._jsfiles: frozenset[str] | None = None
+        self._callers: dict[tuple[str, str], list[tuple[str, code_py.PyFacts, str]]] = {}
         self._aliases: list[jsaliases.Aliases] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
@@ -216,7 +217,18 @@ class SymbolSearch:
         self, path: str, facts: code_py.PyFacts, func: str
     ) -> list[tuple[str, code_py.PyFacts, str]]:
         """(file, its facts, the name it calls ``func`` by) of this file and of each file that
-        imports ``func`` from it."""
+        imports ``func`` from it (found once per function: every parameter of it asks)."""
+        with self._lock:
+            if (path, func) in self._callers:
+                return self._callers[(path, func)]
+        out = self._find_callers(path, facts, func)
+        with self._lock:
+            self._callers[(path, func)] = out
+        return out
+
+    def _find_callers(
+        self, path: str, facts: code_py.PyFacts, func: str
+    ) -> list[tuple[str, code_py.PyFacts, str]]:
         out = [(path, facts, func)]
         try:
             files = self.code.files_containing(rf"\b{re.escape(func)}\b", PY_GLOBS)
