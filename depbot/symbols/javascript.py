@@ -660,6 +660,31 @@ def _ternary_branches(value: str) -> list[str]:
     return [value]
 
 
+def field_values(text: str, field: str) -> list[str]:
+    """What a class body initialises ``field`` to (``zk = require('zipkit');``, ``static zk
+    = …``, ``private client: Client = make();``), and what an object literal's key
+    ``field:`` holds (``{ zk: require('zipkit'), unpack() { this.zk… } }``): the values
+    ``this.field`` may have."""
+    name = re.escape(field)
+    found = [
+        m.group(1)
+        for m in re.finditer(
+            rf"^[ \t]+(?:(?:static|private|public|protected|readonly)\s+)*{name}[!?]?"
+            rf"\s*(?::[^=;\n]{{1,80}})?=(?![=>])\s*([^;\n]{{1,200}})",
+            text,
+            re.M,
+        )
+    ]
+    found += [
+        m.group(1)
+        for m in re.finditer(
+            rf"(?<![\w$.?]){name}\s*:\s*(require\s*\([^()\n]{{1,220}}\)|[A-Za-z_$][\w$.]*)\s*[,}}\n]",
+            text,
+        )
+    ]
+    return found
+
+
 def _object_literal(text: str, name: str, brace: int, assigned: dict[str, list[str]]) -> None:
     """``const deps = { zk: require('zipkit'), other }``: ``deps.zk`` and ``deps.other`` get
     their values' origins; ``const api = { ...zk }`` makes ``api`` what ``zk`` is (its keys

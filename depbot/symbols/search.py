@@ -419,7 +419,7 @@ class SymbolSearch:
             for m in re.finditer(
                 rf"(?<![\w$.])this\s*\.\s*{re.escape(field)}\s*=(?!=)\s*([^;\n]{{1,200}})", text
             )
-        ]
+        ] + code_js.field_values(text, field)  # `zk = require('zipkit');` in a class body
         if not values:
             return None
         got = []
@@ -427,6 +427,11 @@ class SymbolSearch:
             value = value.strip()
             if re.fullmatch(r"[A-Za-z_$][\w$]*", value):
                 got.append(self._js_binding(path, value, package, 1))
+            elif value.startswith("require"):
+                origin = code_js.js_origin(value)
+                got.append(_required(origin, package) if origin.startswith("require:")
+                           else _made(origin, package) if origin.startswith("made:")
+                           else Binding("unknown"))  # fmt: skip
             else:
                 resolve = lambda root: self._js_binding(path, root, package, 1)  # noqa: E731
                 got.append(self._origin(code_js.js_origin(value), resolve))
@@ -434,6 +439,8 @@ class SymbolSearch:
             return got[0]
         if all(g.kind in ("package", "local-package") for g in got):
             return Binding("local-package", field)
+        if all(g.kind == "foreign" for g in got):  # `zk = require('fastzip')`: another's
+            return Binding("foreign")
         return None
 
     def _param_binding(self, path: str, name: str, package: str, depth: int) -> Binding:

@@ -90,3 +90,19 @@ def test_a_tagged_template_is_a_call():
     text = "export const slide = keyframes`\n  from { top: 0 }\n`;\n"
     use = use_at(text, offsets(text), 1, text.index("keyframes") + 1, "keyframes")
     assert use is not None and use.call is not None and use.call.arg_kinds == ("string",)
+
+
+def test_a_field_is_what_a_class_body_or_an_object_literal_gives_it():
+    from depbot.symbols.javascript import field_values
+
+    cls = (
+        "class A {\n  private static codec = require('zipkit');\n"
+        "  private readonly c: Client = make();\n  n = 1;\n  run() { return this.n === 2; }\n}\n"
+    )
+    assert field_values(cls, "codec") == ["require('zipkit')"]
+    assert field_values(cls, "c") == ["make()"]
+    obj = (
+        "module.exports = {\n  zk: require('zipkit'),\n  unpack(b) { return this.zk.x(b); },\n};\n"
+    )
+    assert field_values(obj, "zk") == ["require('zipkit')"]
+    assert field_values("if (a === b) { x.zk = 1; }\n", "zk") == []
