@@ -517,8 +517,9 @@ _PARAMS = re.compile(
 )
 
 
-_REQUIRE_BARE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]{1,214})\1\s*\)""")
-_REQUIRE_MADE = re.compile(r"""require\s*\(\s*(['"])([^'"\s]{1,214})\1\s*\)\s*(?:\(|\.)""")
+_REQUIRE = r"""require\s*\(\s*(['"])([^'"\s]{1,214})\1\s*\)"""  # `require('pkg')`
+_REQUIRE_BARE = re.compile(_REQUIRE)
+_REQUIRE_MADE = re.compile(_REQUIRE + r"\s*(?:\(|\.)")
 
 
 def js_origin(expr: str) -> str:

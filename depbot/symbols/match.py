@@ -490,11 +490,10 @@ class Matcher(CallShapeRules):
     def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> Binding:
         if not chain or chain[0] in ("()", "[]"):
             return Binding("unknown")
+        # `Codec.zk` with `static zk = require('zipkit')` in class Codec
         own_class = (
-            len(chain) > 1
-            and chain[0][:1].isupper()
-            and re.search(rf"\bclass\s+{re.escape(chain[0])}\b", self.o.js_facts(path)[0])
-        )  # `Codec.zk` with `static zk = require('zipkit')` in class Codec
+            len(chain) > 1 and chain[0][:1].isupper() and chain[0] in self.o.js_classes(path)
+        )
         if (chain[0] == "this" or own_class) and len(chain) > 1 and chain[1] not in ("()", "[]"):
             field = self.o.js_this_field(path, chain[1], self.package)  # this.codec = zk
             if field is not None:

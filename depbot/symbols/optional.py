@@ -26,21 +26,20 @@ _MAX_HITS = 20
 _MAX_MANIFEST_BYTES = 2_000_000
 
 
-def _normal(name: str) -> str:
-    """A distribution name as registries compare it (PEP 503: case, ``-``, ``_``, ``.``)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+def _spelled(name: str) -> str:
+    """A pattern of a distribution name in any spelling the registries take as the same
+    (PEP 503: case, ``-``, ``_``, ``.``)."""
+    return r"[-_.]+".join(re.escape(p) for p in re.split(r"[-_.]+", name) if p)
 
 
 def _listed(text: str, dep: str) -> bool:
     """Whether a manifest's text names the distribution ``dep`` as a whole name."""
-    spelled = r"[-_.]+".join(re.escape(p) for p in re.split(r"[-_.]+", dep) if p)
-    return bool(re.search(rf"(?<![\w.-]){spelled}(?![\w-])", text, re.I))
+    return bool(re.search(rf"(?<![\w.-]){_spelled(dep)}(?![\w-])", text, re.I))
 
 
 def _with_extra(text: str, package: str) -> bool:
     """Whether a manifest asks for the package with an extra (``wtforms[email]``)."""
-    spelled = r"[-_.]+".join(re.escape(p) for p in re.split(r"[-_.]+", package) if p)
-    return bool(re.search(rf"(?<![\w.-]){spelled}\s*\[", text, re.I))
+    return bool(re.search(rf"(?<![\w.-]){_spelled(package)}\s*\[", text, re.I))
 
 
 def _leaf(name: str) -> str:
@@ -71,8 +70,9 @@ def optional_uses(
             text = "\n".join(code.read_lines(rel))[:_MAX_MANIFEST_BYTES]
         except ToolError:
             continue
-        if _listed(text, dep) or _with_extra(text, package):
-            why = f"{rel} lists {dep}" if _listed(text, dep) else f"{rel} asks for an extra"
+        listed = _listed(text, dep)
+        if listed or _with_extra(text, package):
+            why = f"{rel} lists {dep}" if listed else f"{rel} asks for an extra"
             return SymbolResult(
                 symbol, "optional_dependency", [], 0, False, {"dependency installed": 1},
                 f"{why}: the requirement is met",

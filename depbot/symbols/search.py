@@ -56,6 +56,10 @@ class SymbolSearch:
         self._pyfiles: frozenset[str] | None = None
         self._jsfiles: frozenset[str] | None = None
         self._callers: dict[tuple[str, str], list[tuple[str, code_py.PyFacts, str]]] = {}
+        self._manifests: dict[str, frozenset[str] | None] = {}
+        self._annotated: dict[tuple[str, str], list[str]] = {}
+        self._classes: dict[str, frozenset[str]] = {}
+        self._fields: dict[tuple[str, str, str], Binding | None] = {}
         self._aliases: list[jsaliases.Aliases] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
@@ -355,18 +359,7 @@ class SymbolSearch:
         _, _, assigned, params = self.js_facts(path)
         origins = assigned.get(name, [])
         if origins and depth < 3:
-            return merge(
-                [
-                    _made(o, package)
-                    if o.startswith("made:")
-                    else _required(o, package)
-                    if o.startswith("require:")
-                    else self._origin(
-                        o, lambda root: self._js_binding(path, root, package, depth + 1)
-                    )
-                    for o in origins
-                ]
-            )
+            return merge([self._js_origin_binding(path, o, package, depth + 1) for o in origins])
         if name in params:
             got = self._param_binding(path, name, package, depth)
             return got if got.kind != "param" else self._ts_typed(path, name, package, depth, got)
@@ -379,20 +372,41 @@ class SymbolSearch:
         annotation is a type the package exports holds an instance of it."""
         if depth >= 3 or not path.endswith((".ts", ".tsx", ".mts", ".cts")):
             return otherwise
-        text = self._text(path)
-        types = {
-            m.group(1)
-            for m in re.finditer(
-                rf"(?:[(,]|\b(?:let|var|const))\s*{re.escape(name)}\s*\??\s*:\s*"
-                r"([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)?\s*(?:[,)=;]|$)",
-                text,
-                re.M,
-            )
-        }
-        for t in sorted(types):
+        for t in self._ts_types(path, name):
             if self._js_binding(path, t, package, depth + 1).kind == "package":
                 return Binding("local-package", t)
         return otherwise
+
+    def _ts_types(self, path: str, name: str) -> list[str]:
+        """The types the file's annotations give ``name`` (``client: MongoClient``), sorted
+        (read once per name: every unresolved use of it asks)."""
+        with self._lock:
+            if (path, name) in self._annotated:
+                return self._annotated[(path, name)]
+        types = sorted(
+            {
+                m.group(1)
+                for m in re.finditer(
+                    rf"(?:[(,]|\b(?:let|var|const))\s*{re.escape(name)}\s*\??\s*:\s*"
+                    r"([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)?\s*(?:[,)=;]|$)",
+                    self._text(path),
+                    re.M,
+                )
+            }
+        )
+        with self._lock:
+            self._annotated[(path, name)] = types
+        return types
+
+    def js_classes(self, path: str) -> frozenset[str]:
+        """The names of the classes a JavaScript file declares (read once)."""
+        with self._lock:
+            if path in self._classes:
+                return self._classes[path]
+        found = frozenset(re.findall(r"\bclass\s+([A-Za-z_$][\w$]*)", self.js_facts(path)[0]))
+        with self._lock:
+            self._classes[path] = found
+        return found
 
     def js_member(self, path: str, name: str, key: str, package: str) -> Binding | None:
         """``deps.zk`` where the module wrote ``const deps = { zk: require('pkg') }``: what
@@ -401,18 +415,32 @@ class SymbolSearch:
         origins = assigned.get(f"{name}.{key}")
         if not origins:
             return None
-        resolve = lambda root: self._js_binding(path, root, package, 1)  # noqa: E731
-        return merge(
-            [
-                _required(o, package) if o.startswith("require:") else self._origin(o, resolve)
-                for o in origins
-            ]
-        )
+        return merge([self._js_origin_binding(path, o, package, 1) for o in origins])
+
+    def _js_origin_binding(self, path: str, origin: str, package: str, depth: int) -> Binding:
+        """What a JavaScript assignment's origin makes a name: ``require('pkg')`` itself, what
+        ``require('pkg')(…)`` made, or what its root name is bound to (at ``depth``)."""
+        if origin.startswith("made:"):
+            return _made(origin, package)
+        if origin.startswith("require:"):
+            return _required(origin, package)
+        return self._origin(origin, lambda root: self._js_binding(path, root, package, depth))
 
     def js_this_field(self, path: str, field: str, package: str) -> Binding | None:
         """``this.codec`` where the module assigns ``this.codec = zk`` (the package) or
         ``this.client = createClient()`` (what it made), every assignment agreeing; None
-        when no assignment of the field is the package's."""
+        when no assignment of the field is the package's (found once per field: every use
+        of it asks)."""
+        key = (path, field, package)
+        with self._lock:
+            if key in self._fields:
+                return self._fields[key]
+        got = self._this_field(path, field, package)
+        with self._lock:
+            self._fields[key] = got
+        return got
+
+    def _this_field(self, path: str, field: str, package: str) -> Binding | None:
         text = self._text(path)
         values = [
             m.group(1)
@@ -427,14 +455,8 @@ class SymbolSearch:
             value = value.strip()
             if re.fullmatch(r"[A-Za-z_$][\w$]*", value):
                 got.append(self._js_binding(path, value, package, 1))
-            elif value.startswith("require"):
-                origin = code_js.js_origin(value)
-                got.append(_required(origin, package) if origin.startswith("require:")
-                           else _made(origin, package) if origin.startswith("made:")
-                           else Binding("unknown"))  # fmt: skip
             else:
-                resolve = lambda root: self._js_binding(path, root, package, 1)  # noqa: E731
-                got.append(self._origin(code_js.js_origin(value), resolve))
+                got.append(self._js_origin_binding(path, code_js.js_origin(value), package, 1))
         if all(g.kind == got[0].kind == "package" for g in got):
             return got[0]
         if all(g.kind in ("package", "local-package") for g in got):
@@ -490,17 +512,28 @@ class SymbolSearch:
         manifest = self.code.nearest_package_json(path)
         if manifest is None:
             return False
+        declared = self._declared(manifest)
+        return declared is None or _owner(specifier) in declared  # unreadable: a package
+
+    def _declared(self, manifest: str) -> frozenset[str] | None:
+        """The packages a package.json declares, in any dependency section (read once);
+        None when it cannot be read."""
+        with self._lock:
+            if manifest in self._manifests:
+                return self._manifests[manifest]
         try:
             data = json.loads(self._text(manifest))
         except (ToolError, ValueError):
-            return True  # unreadable: a package, as far as anyone can tell
-        top = (
-            "/".join(specifier.split("/")[:2])
-            if specifier.startswith("@")
-            else specifier.split("/")[0]
-        )
+            data = None
         sections = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
-        return any(isinstance(data.get(k), dict) and top in data[k] for k in sections)
+        declared = (
+            frozenset(n for k in sections if isinstance(data.get(k), dict) for n in data[k])
+            if isinstance(data, dict)
+            else None
+        )
+        with self._lock:
+            self._manifests[manifest] = declared
+        return declared
 
     def js_files(self) -> frozenset[str]:
         """The checkout's JavaScript and TypeScript files in scope (listed once)."""
@@ -707,17 +740,20 @@ class SymbolSearch:
         return re.search(rf"(?<![\w$.]){re.escape(local)}\s*\(", self._text(path)) is not None
 
 
+def _owner(spec: str) -> str:
+    """The package a bare module specifier names (``@s/n/sub`` → ``@s/n``, ``n/sub`` → ``n``)."""
+    return "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+
+
 def _required(origin: str, package: str) -> Binding:
     """``require('pkg')`` held in a value (``{ zk: require('pkg') }``): the package itself."""
     spec = origin.partition(":")[2]
-    owner = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
-    return Binding("package", spec) if owner == package else Binding("foreign")
+    return Binding("package", spec) if _owner(spec) == package else Binding("foreign")
 
 
 def _made(origin: str, package: str) -> Binding:
     """``require('pkg')(…)`` / ``require('pkg').make()``: an object the package made."""
-    spec = origin.partition(":")[2]
-    owner = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+    owner = _owner(origin.partition(":")[2])
     return Binding("local-package", owner) if owner == package else Binding("foreign")
 
 
