@@ -46,6 +46,8 @@ from depbot.agent.specs import MAX_CALLS_PER_REPLY, SCHEMAS, SEARCH_TOOLS, tool_
 from depbot.apidiff.fates import fates
 from depbot.apidiff.join import Finding, fate_findings, join
 from depbot.changelogs.breaking import analyze_section, deprecated_names
+from depbot.changelogs.deprecated import fill_removed_deprecations
+from depbot.changelogs.sections import version_key
 from depbot.core.errors import DepbotError, ToolError, UpstreamError
 from depbot.core.fence import fence, strip_invisible
 from depbot.core.redact import KEY_BLOCK_LINE, redact
@@ -275,9 +277,14 @@ class Toolbox:
         result = self.services.fetch_changelog(update)
         cid = self.ledger.next_id("c")
         names = tuple(self.services.import_names(update.ecosystem, update.package))
+        analyzed = [
+            (sec.version, analyze_section(sec.body, package=update.package, import_names=names))
+            for sec in result.sections
+        ]  # "Removed: the rules deprecated in 15.0.0" searches for the rules 15.0.0 named
+        eco = update.ecosystem
+        filled = fill_removed_deprecations(analyzed, lambda v: version_key(eco, v))
         read = []
-        for i, sec in enumerate(result.sections, 1):
-            items = analyze_section(sec.body, package=update.package, import_names=names)
+        for i, (sec, items) in enumerate(zip(result.sections, filled, strict=True), 1):
             read.append(ReadSection(f"{cid}.s{i}", sec, items))
             self._record_section(
                 update, read[-1], breaking=any(it.category == "breaking" for it in items)

@@ -67,6 +67,7 @@ class Item:
     removes_deprecated: bool = False
     old_code: tuple[str, ...] = field(default=())  # removed lines of a diff example
     deprecates: tuple[Candidate, ...] = ()  # a deprecation: the names it deprecates (still working)
+    context: str = ""  # the heading or lead-in the item sits under
 
 
 def analyze_section(
@@ -117,7 +118,8 @@ def analyze_section(
             continue
         deprecates: list[Candidate] = []
         if category == "deprecation":
-            deprecates = _as_removed(text, package, import_names)[0]
+            context = f"{raw.context} {raw.parent}"
+            deprecates = _as_removed(text, package, import_names, context)[0]
         out.append(
             Item(
                 text=text,
@@ -127,6 +129,7 @@ def analyze_section(
                 removes_deprecated=removes_deprecated,
                 old_code=old_code,
                 deprecates=tuple(deprecates),
+                context=f"{raw.context} {raw.parent}".strip(),
             )
         )
     return out
@@ -156,13 +159,17 @@ def _names_api(sentence: str) -> bool:
 
 
 def _as_removed(
-    text: str, package: str, import_names: tuple[str, ...]
+    text: str, package: str, import_names: tuple[str, ...], context: str = ""
 ) -> tuple[list[Candidate], list[str]]:
-    """A deprecation read as the removal it announces: the names it deprecates."""
+    """A deprecation read as the removal it announces: the names it deprecates (a bare
+    ``- `name``` under "Deprecated rules" is one of the rules)."""
     text = re.sub(r"\b(is|are)\s+(now\s+)?deprecated\b", "is removed", text, flags=re.I)
     text = re.sub(r"`*\b\w*DeprecationWarning\b`*", "a warning", text)
     text = re.sub(r"\bdeprecat\w*", "removed", text, flags=re.I)
-    return extract_candidates(text, context="removed", package=package, import_names=import_names)
+    context = re.sub(r"\bdeprecat\w*", "removed", context, flags=re.I)
+    return extract_candidates(
+        text, context=f"removed {context}", package=package, import_names=import_names
+    )
 
 
 def deprecated_names(

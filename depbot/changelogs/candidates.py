@@ -108,6 +108,7 @@ class _Scope:
     own_names: set[str]  # the package's and its import names, lower-cased
     removal_ctx: bool  # the item's heading or parent bullet says things were removed
     submodules: bool  # the item speaks of (sub)modules
+    config_ctx: bool = False  # ... and that they were rules or options ("Removed rules")
 
 
 def extract_candidates(
@@ -125,6 +126,7 @@ def extract_candidates(
         own_names={package.lower(), *(n.lower() for n in import_names)},
         removal_ctx=bool(REMOVAL_CONTEXT.search(context)),
         submodules=bool(_SUBMODULES.search(text)),
+        config_ctx=bool(REMOVAL_CONTEXT.search(context) and _CONFIG_NOUN.search(context)),
     )
     table = removal_table(text)
     if table is not None:  # | Removed in v5 | Official Alternative |: the first column only
@@ -216,7 +218,8 @@ def _sentence_candidates(
     that way but says a named API behaves differently yields that API's calls."""
     removal, names_allowed = _removal_reading(sentence, scope.removal_ctx)
     cands: list[Candidate] = []
-    if removal and _CONFIG_NOUN.search(sentence):  # "the `string-quotes` rule was removed"
+    # "the `string-quotes` rule was removed"; "- `string-quotes`" under "Removed rules"
+    if (removal and _CONFIG_NOUN.search(sentence)) or scope.config_ctx:
         cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
                   if _KEBAB.fullmatch(s.text)]  # fmt: skip
     spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
@@ -236,9 +239,32 @@ def _sentence_candidates(
     cands += [c for c in found if not (c.kind == "name" and c.symbol in weighed)] + kinds
     if not cands:  # "a custom `key` given to `f` is now …": only the calls passing it
         cands.extend(conditional_candidates(sentence))
+    if not cands and removal:  # "remove collection insert, update, remove methods"
+        cands.extend(_listed_names(sentence))
     if not cands and (behaviour_change(sentence) or marked or SAID_BREAKING.search(sentence)):
         cands.extend(behaviour_candidates(sentence, spans))
     return cands
+
+
+# "remove collection insert, update, remove methods", "dropped the foo and bar options": plain
+# words listed (two or more) right before the kind of API they are
+_LISTED = re.compile(
+    r"\b(?:remov\w*|dropp?\w*|delet\w*)\s+(?:the\s+)?(?:(?:deprecated|legacy|old)\s+)?"
+    r"(?:([a-z]\w*)\s+)??"
+    r"((?:[a-z]\w*,\s*)+(?:(?:and|or)\s+)?[a-z]\w*|[a-z]\w*\s+(?:and|or)\s+[a-z]\w*)\s+"
+    r"(methods|functions|helpers|options|properties|hooks|events|commands|exports|aliases)\b",
+    re.I,
+)
+
+
+def _listed_names(sentence: str) -> list[Candidate]:
+    m = _LISTED.search(sentence)
+    if m is None:
+        return []
+    words = [w for w in re.split(r",\s*|\s+(?:and|or)\s+|\s+", m.group(2)) if w]
+    words = [w for w in words if w.lower() not in ("and", "or")]
+    kind = "parameter" if m.group(3).lower() == "options" else "name"
+    return [Candidate(w, kind, of=m.group(1) or "" if kind == "parameter" else "") for w in words]
 
 
 def _removal_reading(sentence: str, removal_ctx: bool) -> tuple[bool, bool]:
@@ -371,7 +397,20 @@ def _removed_api_candidates(
     if "." in name and name.islower() and name.split(".", 1)[0] in scope.own_names:
         cands.append(Candidate(name, "module_path"))  # `pkg.sub`: maybe a module
     cands.append(Candidate(name, "name"))
+    # "Remove `app.use(validator())`": the call passed in is the package's as much as the
+    # host it is passed to (`app.use` may well be another package's)
+    inner = CALL.match(call.group(2).strip()) if call else None
+    inner_name = searchable_name(inner.group(1)) if inner else None
+    if inner_name and _squashed(inner_name) in {_squashed(n) for n in scope.own_names}:
+        cands.append(Candidate(scope.package, "default_import"))  # the package, called
+    elif inner_name and not generic(inner_name) and inner_name != name:
+        cands.append(Candidate(inner_name, "name"))
     return cands
+
+
+def _squashed(name: str) -> str:
+    """``expressValidator``, ``express-validator`` and ``express_validator`` alike."""
+    return re.sub(r"[\W_]+", "", name.split("/")[-1]).lower()
 
 
 def _old_code_subpaths(old_code: tuple[str, ...]) -> list[Candidate]:

@@ -104,7 +104,7 @@ REMOVAL_PHRASE = re.compile(
     | \b(is|are)\s+gone\b | \blose(s)?\s+(their|its)\b | \brenamed\b | \breplaced\s+(by|with)\b
     | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
     | \bthere\s+is\s+no\b
-    | ^\W*(\*\*\w+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?)\b
+    | ^\W*(\*\*[\w-]+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?)\b
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
     | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b
     | `\s+(removed|deleted|dropped)\s*([.;]|$) | \b(is|are)\s+(now\s+)?exported\s+as\b

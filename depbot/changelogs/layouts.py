@@ -10,7 +10,8 @@ package:
   fragments (``123.feature.rst``, ``+abc.bugfix.md``) and changesets (``.changeset/``) are
   unreleased work, never notes;
 - upgrade and migration guides (``UPGRADING.md``, ``MIGRATION.md``, ``MIGRATING-3.md``,
-  ``docs/guide/migrating-to-v3.md``);
+  ``docs/guide/migrating-to-v3.md``), and the versioned files of a guides folder under docs
+  (``docs/migration-guide/to-16.md``, ``docs/upgrading/v5.md``);
 - a monorepo's package folders (``packages/<name>/``) and their manifests.
 """
 
@@ -67,6 +68,12 @@ GUIDE_FILE = re.compile(
     r"^(?:upgrad|migrat)[a-z_-]*(?:[-_ ]?(?:to[-_ ]?)?v?\d+(?:\.\d+)*)?(?:[-_ ][a-z0-9_-]*)?"
     + _NOTES_EXT
     + "$",
+    re.IGNORECASE,
+)
+# a folder of guides, one file per major (docs/migration-guide/to-16.md, docs/upgrading/v5.md)
+_GUIDES_DIR = re.compile(r"^(?:upgrad|migrat)[a-z_-]*$", re.IGNORECASE)
+_GUIDES_DIR_FILE = re.compile(
+    r"^(?:(?:from[-_]?v?\d+(?:\.[\dx]+)*[-_])?to[-_]?)?v?\d+(?:\.[\dx]+)*" + _NOTES_EXT + "$",
     re.IGNORECASE,
 )
 _GUIDE_VERSION = re.compile(r"(?:^|[^\d.])v?(\d+)(?:\.(\d+))?(?:\.\d+)*(?=[^\d]|$)")
@@ -140,17 +147,23 @@ def guide_files(paths: list[tuple[str, int]], base: str = "") -> list[str]:
         if prefix and not path.startswith(prefix):
             continue
         parts = _parts(path[len(prefix) :])
-        if not parts or not GUIDE_FILE.match(parts[-1]):
+        if not parts:
             continue
-        if len(parts) == 1 or _DOCS_DIR.match(parts[0]):
+        in_docs = len(parts) > 1 and bool(_DOCS_DIR.match(parts[0]))
+        if GUIDE_FILE.match(parts[-1]) and (len(parts) == 1 or in_docs):
+            found.append((len(parts), path))
+        elif in_docs and _GUIDES_DIR.match(parts[-2]) and _GUIDES_DIR_FILE.match(parts[-1]):
             found.append((len(parts), path))
     return [p for _, p in sorted(found)]
 
 
 def guide_major(path: str) -> int | None:
     """The major a guide names in its file name (``migrating-to-v3.md`` -> 3), if any."""
-    name = _parts(path)[-1]
-    m = _GUIDE_VERSION.search(re.sub(r"\.(md|markdown|mdx|rst|txt)$", "", name, flags=re.I))
+    name = re.sub(r"\.(md|markdown|mdx|rst|txt)$", "", _parts(path)[-1], flags=re.I)
+    to = re.search(
+        r"(?:^|[-_ ])to[-_ ]?(v?\d.*)$", name, re.I
+    )  # from-v4-to-v5: the one it leads to
+    m = _GUIDE_VERSION.search(to.group(1) if to else name)
     return int(m.group(1)) if m else None
 
 

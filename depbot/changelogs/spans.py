@@ -18,6 +18,7 @@ _PLAIN_SYMBOL = re.compile(
     r"|[A-Za-z_]\w*\(\)"  # call()
     r"|[a-z]+_[a-z0-9_]+"  # snake_case
     r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"  # CamelCase
+    r"|[a-z]+(?:[A-Z][a-z0-9]+)+"  # lowerCamelCase ("remove mapReduce collection helper")
     r")(?![\w/-])"
 )
 FILE_LIKE = re.compile(
@@ -28,7 +29,7 @@ _PROSE = re.compile(
     r"^(GitHub|GitLab|BitBucket|JavaScript|TypeScript|CoffeeScript|CamelCase|PascalCase|OpenSSL|"
     r"LibreSSL|PostgreSQL|MySQL|MariaDB|SQLite|MongoDB|NodeJS|WebAssembly|WebKit|YouTube|"
     r"WordPress|DevTools|VSCode|PyCharm|IntelliJ|MacOS|CPython|PyPy|RedHat|FreeBSD|OpenBSD|"
-    r"NetBSD|DockerHub|ReadTheDocs|JetBrains|PyPI)$",
+    r"NetBSD|DockerHub|ReadTheDocs|JetBrains|PyPI|iPhone|iPad|iCloud|iTunes|jQuery|eBay)$",
 )
 IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")
 DOTTED = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$")

@@ -46,6 +46,7 @@ def _blocks(body: str) -> list[_Block]:
     lines = body.split("\n")
     out: list[_Block] = []
     under_breaking_heading = False
+    under_breaking_lead_in = False  # the bullets after "We've removed these options:"
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
@@ -59,6 +60,7 @@ def _blocks(body: str) -> list[_Block]:
         if is_atx or is_under or is_bold:
             take = lines[i : i + (2 if is_under else 1)]
             under_breaking_heading = bool(BREAKING_WORDS.search(line))
+            under_breaking_lead_in = False
             out.append(_Block(take, False, heading=True))
             i += len(take)
             continue
@@ -103,7 +105,10 @@ def _blocks(body: str) -> list[_Block]:
                     break
                 j += 1
         chunk = lines[i:j]
-        important = under_breaking_heading or any(BREAKING_WORDS.search(x) for x in chunk)
+        says = any(BREAKING_WORDS.search(x) for x in chunk)
+        important = under_breaking_heading or says or (bool(bullet) and under_breaking_lead_in)
+        if not bullet:
+            under_breaking_lead_in = says and chunk[-1].rstrip().endswith(":")
         out.append(_Block(chunk, important))
         i = j
     return out
@@ -151,7 +156,8 @@ def _trim_text(sections: list[Section], budget: int) -> tuple[list[Section], str
 
     Every line that mentions breaking / removed / renamed / deprecated / no longer / dropped /
     migration (``BREAKING_WORDS``), with the continuation lines of its bullet, and every item
-    under a sub-heading that does (``Removed``, ``BREAKING CHANGES``) is kept whole; the rest
+    under a sub-heading that does (``Removed``, ``BREAKING CHANGES``) or under a lead-in that
+    does ("We've deprecated these rules:") is kept whole; the rest
     is kept in order while the budget lasts, shared fairly between the sections. Each run of
     cut lines is replaced by one ``[… N lines trimmed …]`` line.
     """

@@ -58,7 +58,9 @@ _LABEL = re.compile(r"[\W_]*[\w -]{1,30}:[\W_]*")
 # breaking changes": words about the items that follow (and are read), not an item
 _POINTS_BELOW = re.compile(
     r"\b(?:detailed|listed|described|explained)\s+below\b|^\W*what'?s\s+(?:changed|new)\b"
-    r"|^\W*this\s+release\s+(?:contains|includes|has)\s+(?:some\s+)?breaking\s+changes\W*$"
+    r"|^\W*this\s+(?:release|version)\s+(?:contains|includes|has|introduces)\s+"
+    r"(?:some\s+|several\s+|a\s+few\s+)?(?:(?:significant|major|notable)\s+(?:or|and|/)\s+)?"
+    r"breaking\s+changes\W*$"  # "This release contains significant or breaking changes."
     r"|^\W*this\s+(?:page|document|guide|section|file)\s+(?:lists|describes|covers|documents|"
     r"explains|summari[sz]es)\b"
     # "most of the \"breaking\" changes should not have an actual effect": the items as a group
@@ -83,6 +85,21 @@ _GENERIC_BREAKS = re.compile(
     r"(?:potentially\s+)?breaking\s+changes?\b",
     re.I,
 )
+# "Removed: 76 rules deprecated in 15.0.0", "dropped support for processors": things the code
+# may use are gone, and the item does not say which; a fix that removes something is no break
+_REMOVED_UNNAMED = re.compile(
+    r"(?<!the )(?<!any )\b(?:remov(?:e|ed|es|al\s+of)|dropp?(?:ed|s)?|delet(?:e|ed|es))\b[^.;]{0,40}?"
+    r"\b(?:rules?|options?|methods?|functions?|apis?|propert(?:y|ies)|exports?|class(?:es)?|"
+    r"components?|commands?|flags?|arguments?|parameters?|hooks?|events?|aliases?|helpers?|"
+    r"settings?|support\s+for(?!\s+(?:python|node|nodejs|node\.js|ie\b|internet|older|old|"
+    r"legacy\s+(?:browsers|node|python)|browsers|java|ruby|php|deno|bun|pypy|cpython|windows|"
+    r"macos|linux|v?\d)))\b",
+    re.I,
+)
+_A_FIX = re.compile(
+    r"^\W*(?:fix(?:ed|es)?|bug\s*fix(?:es)?|docs?|chore|refactor|perf|test)\b", re.I
+)
+_TRIMMED = re.compile(r"\[\u2026 \d+ lines trimmed \u2026\]")  # trim.py's marker of cut lines
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdown emphasis
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
 
@@ -295,6 +312,9 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
     for i, e in enumerate(entries):
         t = " ".join(unfence(e.item).split())
         plain = _EMPHASIS.sub("", t)  # "**this is _not_ a breaking change**"
+        if _TRIMMED.search(t):  # lines of a breaking item or list were cut to fit the budget:
+            out.append(t)  # what they said was never read, so no search cleared it
+            continue
         if (
             e.candidates
             or _LABEL.fullmatch(t)
@@ -304,9 +324,14 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
         ):
             continue
         rest = _HYPOTHETICAL.sub("", _NO_BREAKS.sub("", plain))
-        if _ANNOUNCED_BREAK.search(rest) or behaviour_change(rest):
+        if _ANNOUNCED_BREAK.search(rest) or behaviour_change(rest) or _removes_unnamed(rest):
             out.append(t)
     return out
+
+
+def _removes_unnamed(text: str) -> bool:
+    """The item says a kind of thing the code may use was removed, without names."""
+    return bool(_REMOVED_UNNAMED.search(text)) and not _A_FIX.search(text)
 
 
 def _leads_in(e: Entry, plain: str, after: list[Entry]) -> bool:

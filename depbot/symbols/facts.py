@@ -82,7 +82,8 @@ def distinctive(leaf: str) -> bool:
 
 
 def merge(bindings: list[Binding]) -> Binding:
-    """A name assigned several times: package-made if any assignment is, a plain value if all are."""
+    """A name assigned several times: package-made if any assignment is, a plain value or
+    another package's if all are."""
     made = [b for b in bindings if b.kind == "local-package"]
     if made:
         return made[0]
@@ -91,6 +92,8 @@ def merge(bindings: list[Binding]) -> Binding:
         return next(b for b in bindings if b.kind == "package")  # `const { fn } = lib` alone
     if bindings and all(b.kind == "builtin" for b in bindings):
         return Binding("builtin")
+    if bindings and all(b.kind == "foreign" for b in bindings):
+        return Binding("foreign")  # `const app = express()`: another package's, every time
     return Binding("unknown")
 
 

@@ -324,12 +324,14 @@ class SymbolSearch:
                 return Binding("package", ".".join([inner.path, *chain[1:]]))
             if inner.kind == "local-package":
                 return Binding("local-package", chain[-1])
-            return Binding("unknown")
+            return Binding("foreign") if inner.kind == "foreign" else Binding("unknown")
         if origin.startswith(("chain:", "class:")):  # a value made from, or a class based on
             parts = [p for p in re.split(r"[.()\[\]]+", origin.partition(":")[2]) if p]
             inner = resolve(parts[0]) if parts else Binding("unknown")
             if inner.kind in ("package", "local-package"):
                 return Binding("local-package", parts[-1])
+            if inner.kind == "foreign":  # `const app = express()`: another package's object
+                return Binding("foreign")
         return Binding("unknown")
 
     def _js_binding(self, path: str, name: str, package: str, depth: int = 0) -> Binding:
@@ -748,12 +750,17 @@ def _owner(spec: str) -> str:
 def _required(origin: str, package: str) -> Binding:
     """``require('pkg')`` held in a value (``{ zk: require('pkg') }``): the package itself."""
     spec = origin.partition(":")[2]
+    if spec.startswith((".", "/")):  # the project's own module: not known from here
+        return Binding("unknown")
     return Binding("package", spec) if _owner(spec) == package else Binding("foreign")
 
 
 def _made(origin: str, package: str) -> Binding:
     """``require('pkg')(…)`` / ``require('pkg').make()``: an object the package made."""
-    owner = _owner(origin.partition(":")[2])
+    spec = origin.partition(":")[2]
+    if spec.startswith((".", "/")):  # what the project's own module made: not known here
+        return Binding("unknown")
+    owner = _owner(spec)
     return Binding("local-package", owner) if owner == package else Binding("foreign")
 
 

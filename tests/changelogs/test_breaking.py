@@ -280,3 +280,39 @@ def test_a_break_said_outright_of_a_named_api_is_its_calls_to_verify():
 )
 def test_a_change_of_the_type_declarations_alone_is_a_build_change(text, category):
     assert categorize(text, "", "") == category
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # names in plain words: a lowerCamelCase identifier, behind an issue-key label
+        ("- **NODE-4924:** remove mapReduce collection helper", [("mapReduce", "name")]),
+        ("- **NODE-3818:** remove slaveOk options", [("slaveOk", "parameter")]),
+        # two or more plain words listed right before the kind of API they are
+        (
+            "- remove collection insert, update, remove methods",
+            [("insert", "name"), ("update", "name"), ("remove", "name")],
+        ),
+        ("- Removed the foo and bar options", [("foo", "parameter"), ("bar", "parameter")]),
+        # one word, or none, is no list: "legacy options" names no option
+        ("- remove legacy options", []),
+        ("- Removed support for iPhone browsers", []),  # a product, not an API
+        # a kebab-case name listed under a heading that removes rules is a rule
+        ("### Removed rules\n\n- `string-quotes`", [("string-quotes", "config_key")]),
+    ],
+)
+def test_plain_word_names_of_a_removal(text, want):
+    got = [(c.symbol, c.kind) for it in analyze_section(text, package="dblib")
+           for c in it.candidates]  # fmt: skip
+    assert got == want
+
+
+def test_a_removed_call_passed_to_a_host_names_the_inner_call_too():
+    # "Remove `app.use(formGuard())`": `app.use` may be another package's; the call passed
+    # in is the package's default export, called (or, under another name, a name of its own)
+    got = [(c.symbol, c.kind) for it in analyze_section("- Remove `app.use(formGuard())`",
+                                                        package="formguard") for c in it.candidates]  # fmt: skip
+    assert got == [("app.use", "name"), ("formguard", "default_import")]
+    got = [(c.symbol, c.kind) for it in analyze_section("- Remove `app.use(makeGuard())`",
+                                                        package="formguard") for c in it.candidates]  # fmt: skip
+    assert got == [("app.use", "name"), ("makeGuard", "name")]

@@ -52,6 +52,16 @@ def test_layout_rules_are_about_names_and_folders():
     guides = guide_files([(p, 1) for p in ("UPGRADING.md", "docs/guide/migrating-to-v3.md",
                                            "src/migrations/0001.py", "MIGRATION.md")])  # fmt: skip
     assert guides == ["MIGRATION.md", "UPGRADING.md", "docs/guide/migrating-to-v3.md"]
+    # a guides folder under docs holds one file per major, named by the version alone
+    folder = guide_files([(p, 1) for p in (
+        "docs/migration-guide/to-16.md", "docs/migration-guide/README.md", "docs/upgrading/v5.md",
+        "docs/user-guide/5.md", "src/migrations/to-3.md", "docs/migrations/from-v4-to-v5.md",
+    )])  # fmt: skip
+    assert folder == ["docs/migration-guide/to-16.md", "docs/migrations/from-v4-to-v5.md",
+                      "docs/upgrading/v5.md"]  # fmt: skip
+    assert guide_names("docs/migration-guide/to-16.md", 16, 0) is True
+    assert guide_names("docs/migrations/from-v4-to-v5.md", 5, 0) is True  # the one it leads to
+    assert guide_names("docs/migrations/from-v4-to-v5.md", 4, 0) is False
     paths = [("packages/widgets/package.json", 1), ("packages/other/package.json", 1),
              ("node_modules/widgets/package.json", 1)]  # fmt: skip
     assert manifest_candidates(paths, "@acme/widgets") == ["packages/widgets/package.json"]

@@ -395,6 +395,21 @@ def test_trimming_keeps_breaking_lines_whole_with_their_continuations():
     assert out[1].body == "- 1.9.0"
 
 
+def test_trimming_keeps_the_list_a_breaking_lead_in_introduces():
+    # "We've deprecated 9 of the rules …:" and its list of bare names: the names are what a
+    # later "Removed: the rules deprecated in 3.0.0" removes, so the list is kept whole
+    filler = "\n".join(f"- small fix number {i} in the parser" for i in range(200))
+    rules = "\n".join(f"- `rule-number-{i}`" for i in range(9))
+    body = (
+        f"{filler}\n\nWe've deprecated 9 of the rules that enforce stylistic conventions:\n\n"
+        f"{rules}\n\nThe other rules stay:\n\n- `kept-rule-0`\n\n{filler}\n"
+    )
+    out, _note = trim_to_budget([Section("3.0.0", "## 3.0.0", body, "C.md", 1, 500)], 1500)
+    text = out[0].body
+    assert all(f"- `rule-number-{i}`" in text for i in range(9))
+    assert "- `kept-rule-0`" not in text  # a lead-in that says no break keeps nothing
+
+
 def test_trimming_when_even_the_breaking_lines_do_not_fit():
     body = "\n".join(f"- removed the old function_{i}()" for i in range(300))
     out, note = trim_to_budget([Section("2.0.0", "## 2.0.0", body, "C.md", 1, 300)], 1000)

@@ -62,6 +62,8 @@ def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_wa
         "Strictly speaking, **this is _not_ a breaking change**, nor is it new in 5.0.",
         # a hypothesis: why the change was made, not what the release does
         "`next` would be typed to have all of the extensions that would no longer apply.",
+        "This release contains significant or breaking changes.",  # a guide's first words
+        "Fixed: remove the unused helpers option from the docs",  # a fix, not a removal
     ],
 )
 def test_words_about_the_items_are_not_an_item(text):
@@ -106,3 +108,29 @@ def test_a_language_level_build_target_is_a_build_change_not_an_unnamed_break():
 
     text = "**Build output is no longer transpiled!** Instead we target modern JS (ES2020)."
     assert categorize(text, "Breaking changes", "") == "runtime"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Removed: 76 rules deprecated in 15.0.0.",
+        "**NODE-3489:** remove cursor close options",
+        "Dropped support for processors",
+        "remove the legacy helpers",
+    ],
+)
+def test_a_removal_of_unnamed_things_keeps_the_verdict_unknown(text):
+    # the kind of thing the code may use is gone and no name says which: before, only the
+    # words "breaking" or "now requires" kept the verdict open, and these read as safe
+    args = conclude(named(), unnamed(text))
+    assert args["verdict"] == "unknown" and text[:20] in args["reason"]
+
+
+def test_lines_of_breaking_notes_cut_to_fit_keep_the_verdict_unknown():
+    # the notes were longer than the budget and lines under a breaking heading were cut:
+    # what they said was never read, so the searches of the rest do not clear them
+    cut = named("bindCallback")
+    cut["item"] = "**bindCallback:** remove result selector [\u2026 28 lines trimmed \u2026]"
+    args = conclude(cut)
+    assert args["verdict"] == "unknown" and "28 lines trimmed" in args["reason"]
+    assert conclude(named("bindCallback"))["verdict"] == "not_affected"  # nothing cut: safe

@@ -229,3 +229,16 @@ def test_a_member_read_by_its_quoted_name_is_a_use_a_plain_string_is_not(tmp_pat
     search = SymbolSearch(CodeSearch(tmp_path, Settings()))
     r = search.search(SymbolQuery("npm", "zipkit", "inflateRaw"))
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/a.js", 2, "strong")]
+
+
+def test_a_method_of_what_another_package_made_is_set_aside(tmp_path):
+    # `const app = express()`: `app.use` is Express's, though the notes of formguard name
+    # `app.use` (before: "same receiver as in the changelog", a strong use)
+    write_tree(tmp_path, {
+        "app.js": "const express = require('express');\nconst app = express();\n"
+                  "app.use(express.json());\n",
+        "mount.js": "module.exports = function mount(app) {\n  app.use(require('formguard')());\n};\n",
+    })  # fmt: skip
+    res = _search(tmp_path, SymbolQuery("npm", "formguard", "app.use", "name"))
+    assert [h.path for h in res.hits if h.evidence == "strong"] == ["mount.js"]
+    assert any("another module" in why for why in res.excluded)

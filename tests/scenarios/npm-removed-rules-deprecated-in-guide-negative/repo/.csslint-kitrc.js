@@ -1,0 +1,7 @@
+module.exports = {
+  'rules': {
+    'color-no-invalid-hex': true,
+    'selector-no-vendor-prefix': true,
+    'unit-allowed-list': ['px', 'rem', '%'],
+  },
+};
