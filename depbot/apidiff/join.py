@@ -31,6 +31,7 @@ OPTION_KINDS = {
     "option_now_required": "required_option",
     "option_values_narrowed": "option_value",
     "option_removed": "passed_option",
+    "positional_reduced": "positional",  # calls passing more than it takes now
 }
 
 
@@ -226,10 +227,8 @@ def _option_queries(change: ApiChange, sites: Iterable[ImportSite]) -> list[Quer
             if imported == "default" or (imported == "*" and s.style == "require")
         }
     kind = OPTION_KINDS[change.kind]
-    return [
-        Query(name, kind, arg=change.detail, max_positional=change.position)
-        for name in sorted(names)
-    ]
+    arg = "" if kind == "positional" else change.detail
+    return [Query(name, kind, arg=arg, max_positional=change.position) for name in sorted(names)]
 
 
 # -- the join -----------------------------------------------------------------------------------
@@ -261,6 +260,8 @@ def _sentence(change: ApiChange) -> str:
         "option_now_required": f"{change.path} now requires the {change.detail} option",
         "option_removed": f"{change.path} no longer takes the {change.detail} option",
         "option_values_narrowed": _narrowed(change),
+        "positional_reduced": f"{change.path} takes at most {change.position} positional "
+        f"argument(s) (was {change.detail.split(' → ')[0]})",
         "input_removed": f"the input {_leaf(change.path)} is gone",
         "input_now_required": f"the input {_leaf(change.path)} is now required (no default)",
         "output_removed": f"the output {_leaf(change.path)} is gone",
@@ -281,6 +282,8 @@ def _symbols(change: ApiChange) -> tuple[str, ...]:
         return (_old_param(change), _callable(change.path))
     if change.kind in PARAM_NEEDED:
         return (_callable(change.path), change.detail)
+    if change.kind == "positional_reduced":
+        return (change.path.partition(":")[2] or change.path,)
     if change.kind in OPTION_KINDS:
         return (change.detail.partition("=")[0], change.path)
     return (change.path,)

@@ -97,7 +97,13 @@ def _heading_version(text: str) -> tuple[str, bool] | None:
     if not m:
         return None
     before = clean[: m.start()]
-    if re.search(r"\d", before) or len(before.split()) > 4 or _NOT_A_RELEASE.search(before):
+    # a number before it ("Python 3 and 2.0") is about something else; a digit inside a
+    # name is not ("Changes in D3 6.0", "Vue3 2.1.0")
+    if (
+        re.search(r"(?<![A-Za-z])\d", before)
+        or len(before.split()) > 4
+        or _NOT_A_RELEASE.search(before)
+    ):
         return None
     if not _PREFIX_OK.fullmatch(before):
         return None

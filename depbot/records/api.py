@@ -29,6 +29,7 @@ NPM_KINDS = (
     "engines_raised",
     "option_now_required",
     "option_values_narrowed",  # detail `option=a|b`: the string values it still allows
+    "positional_reduced",  # detail `8 → 1`: the most positional arguments, before and now
 )
 
 

@@ -181,6 +181,15 @@ def test_versions_in_bodies_and_other_headings_are_not_boundaries():
     assert "Upgrading to 3.0" in bodies(text)["2.0.0"]
 
 
+def test_a_digit_inside_a_name_before_the_version_is_no_other_number():
+    # d3's CHANGES.md: one heading per major, its name spelled with a digit
+    text = "# Changes in D3 6.0\n\n### d3-selection\n\n* Remove d3.event!\n\n# Changes in D3 5.0\n\n- x\n"
+    assert versions_of(text) == ["6.0", "5.0"]
+    assert "Remove d3.event" in bodies(text)["6.0"]
+    # a number standing alone before it is about something else
+    assert versions_of("## Python 3 and 2.0\n\n- a\n\n## 1.0.0\n\n- c\n") == ["1.0.0"]
+
+
 def test_series_and_date_headings_are_not_versions():
     assert versions_of("## 1.2.x\n\n- a\n\n## 2023-04-26\n\n- b\n\n## 1.0.0\n\n- c\n") == ["1.0.0"]
 

@@ -29,9 +29,10 @@ from tests.helpers.realworld import CORPUS
 # 71 after package-wide callbacks, typed parameters and the package not a removed name; 72.
 # Then 7 more written blind (NPM8-AFTER-BLIND.md): 4 passed, no false-safe. 76 of 99.
 # Stop 43: 9 more written blind (NPM9-BLIND.md), 5 passed; stylelint-16 passes, and two
-# negatives whose notes remove things they do not name became unknown (honest): 80 of 108.
+# negatives whose notes remove things they do not name became unknown (honest): 80 of 108;
+# 82 with d3's one-heading-per-major notes and graphql's declared positional form.
 # It only rises from here
-FLOOR = 80  # scenarios passed with --model rules (of 108)
+FLOOR = 82  # scenarios passed with --model rules (of 108)
 # expected affected, got not_affected: only these, each a held-out case of NPM12-BEFORE.md
 # that came in so; the list only shrinks (prettier-3 left it at stop 43: unknown)
 KNOWN_FALSE_SAFE = {

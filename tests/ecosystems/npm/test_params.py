@@ -12,6 +12,7 @@ from depbot.ecosystems.npm.api.params import (
     option_values_narrowed,
     options_now_required,
     options_removed,
+    positional_limit,
     signatures,
 )
 from depbot.symbols.javascript import object_keys, object_strings
@@ -167,3 +168,23 @@ def test_an_option_the_new_closed_declarations_no_longer_list_is_removed(tmp_pat
     # the guard fixture: Options had an index signature before, none now; audience stays
     assert options_removed(signatures(_write(tmp_path / "g1.d.ts", OLD)),
                            signatures(_write(tmp_path / "g2.d.ts", NEW)), "default") == []  # fmt: skip
+
+
+def test_functions_re_exported_from_other_files_and_their_positional_limit(tmp_path):
+    # the entry declares no function itself: `export { run } from './run'` (and a type-only
+    # re-export of the same file first, which must not hide the functions)
+    for version, run in {
+        "old": "export function run(args: A): R;\nexport function run(s: S, src: string, root?: unknown): R;\n"
+               "export function each(...items: unknown[]): void;\n",
+        "new": "export declare function run(args: A): R;\nexport declare function each(first: unknown): void;\n",
+    }.items():  # fmt: skip
+        folder = tmp_path / version / "lib"
+        folder.mkdir(parents=True)
+        (folder / "run.d.ts").write_text(run)
+        (tmp_path / version / "index.d.ts").write_text(
+            "export type { A } from './lib/run';\nexport { run, each } from './lib/run';\n"
+        )
+    old, new = signatures(tmp_path / "old/index.d.ts"), signatures(tmp_path / "new/index.d.ts")
+    assert positional_limit(old, new, "run") == (3, 1)
+    assert positional_limit(old, new, "each") is None  # `...items` took any number
+    assert positional_limit(new, old, "run") is None  # more arguments now: nothing breaks

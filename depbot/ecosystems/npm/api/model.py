@@ -19,6 +19,7 @@ from depbot.ecosystems.npm.api.params import (
     option_values_narrowed,
     options_now_required,
     options_removed,
+    positional_limit,
     signatures,
 )
 from depbot.records.api import ApiChange
@@ -406,7 +407,7 @@ def _file_answers(stem: Path, suffix: str) -> bool:
 def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
     """Options of the root entry's functions (and classes' constructors) that the new release
     requires and the old one did not, or types by fewer string literals than the old one
-    allowed (the default export is the package's own path, a named one ``pkg:name``). With
+    allowed, and functions that take fewer positional arguments than before (the default export is the package's own path, a named one ``pkg:name``). With
     no declarations in the old release, only the literals the new one allows are known."""
     before, after = declaration_file(old), declaration_file(new)
     if after is None:
@@ -424,6 +425,10 @@ def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChang
         for position, option, allowed in option_values_narrowed(old_sigs, new_sigs, function):
             detail = f"{option}={'|'.join(sorted(allowed))}"
             changes.append(ApiChange("option_values_narrowed", path, detail, where, position))
+        limit = positional_limit(old_sigs, new_sigs, function)
+        if limit is not None:  # `graphql(schema, source)` gone, `graphql({ schema, source })` kept
+            detail = f"{limit[0]} → {limit[1]}"
+            changes.append(ApiChange("positional_reduced", path, detail, where, limit[1]))
     return changes
 
 

@@ -196,13 +196,87 @@ def _visit(node: tree_sitter.Node, sigs: Signatures, depth: int) -> None:
         _walk(node, sigs, depth + 1)
 
 
+MAX_DECLARATION_FILES = 24  # files read for one entry's signatures, re-exports followed
+
+
 def signatures(file: Path) -> Signatures:
-    """The functions and interfaces of one declaration file."""
+    """The functions and interfaces of one declaration file, and of the files it re-exports
+    functions from (``export { graphql } from './graphql'``, ``export * from './x'``)."""
     sigs = Signatures()
-    program = parse(file)
-    if program is not None:
-        _walk(program, sigs)
+    read: dict[Path, Signatures] = {}
+    todo: list[tuple[Path, frozenset[str] | None]] = [(file, None)]
+    while todo:
+        path, wanted = todo.pop(0)
+        if path not in read:  # each file parsed once; each re-export of it takes its names
+            if len(read) >= MAX_DECLARATION_FILES:
+                continue
+            program = parse(path)
+            read[path] = one = Signatures()
+            if program is None:
+                continue
+            _walk(program, one)
+            for spec, names in _reexports(program):
+                target = _declaration_of(path.parent, spec)
+                if target is not None:
+                    todo.append((target, names))
+        _take(sigs, read[path], wanted, top=path == file)
     return sigs
+
+
+def _take(into: Signatures, one: Signatures, wanted: frozenset[str] | None, top: bool) -> None:
+    """Merge a file's signatures: the functions it is re-exported for (all for ``*``) and
+    every interface (an options type may be declared anywhere)."""
+    for name, overloads in one.functions.items():
+        if (wanted is None or name in wanted) and name not in into.functions:
+            into.functions[name] = overloads
+    for table in ("interfaces", "literals", "extends"):
+        mine: dict = getattr(into, table)
+        for key, value in getattr(one, table).items():
+            mine.setdefault(key, value)
+    into.open |= one.open
+    if top:
+        into.default = one.default
+
+
+def _reexports(program: tree_sitter.Node) -> list[tuple[str, frozenset[str] | None]]:
+    """(relative specifier, the names taken or None for ``*``) of a file's re-exports."""
+    out = []
+    for node in program.named_children:
+        source = node.child_by_field_name("source") if node.type == "export_statement" else None
+        spec = _text(source).strip("'\"") if source is not None else ""
+        if not spec.startswith("."):
+            continue
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        if clause is None:
+            out.append((spec, None))
+            continue
+        names = [c.child_by_field_name("name") for c in clause.named_children]
+        out.append((spec, frozenset(_text(n) for n in names if n is not None)))
+    return out
+
+
+def _declaration_of(folder: Path, spec: str) -> Path | None:
+    base = (folder / spec).resolve()
+    stem = str(base).removesuffix(".js")
+    for candidate in (f"{stem}.d.ts", f"{stem}.d.mts", f"{stem}/index.d.ts", f"{stem}.ts"):
+        if Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def positional_limit(old: Signatures, new: Signatures, function: str) -> tuple[int, int] | None:
+    """(the most positional arguments the old release's signatures of ``function`` took, the
+    most the new one's take) when the new one takes fewer: a call passing more breaks. None
+    when either is unknown or a signature takes a rest parameter."""
+    name_old = old.default if function == "default" else function
+    name_new = new.default if function == "default" else function
+    before, after = old.functions.get(name_old), new.functions.get(name_new)
+    if not before or not after:
+        return None
+    if any(p.name.startswith("...") for o in [*before, *after] for p in o):
+        return None  # `...args`: any number
+    most_old, most_new = max(len(o) for o in before), max(len(o) for o in after)
+    return (most_old, most_new) if most_new < most_old else None
 
 
 def options_now_required(old: Signatures, new: Signatures, function: str) -> list[tuple[int, str]]:

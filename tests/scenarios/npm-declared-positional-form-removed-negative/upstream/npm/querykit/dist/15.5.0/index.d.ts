@@ -1,0 +1,3 @@
+export type { QueryArgs } from './run';
+export { run, runSync } from './run';
+export { buildSchema } from './schema';

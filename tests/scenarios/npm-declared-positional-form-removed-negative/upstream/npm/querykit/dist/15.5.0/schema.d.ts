@@ -1,0 +1,1 @@
+export declare function buildSchema(source: string, options?: { noLocation?: boolean }): object;

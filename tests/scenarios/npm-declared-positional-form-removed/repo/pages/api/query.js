@@ -1,0 +1,13 @@
+import { run, buildSchema } from "querykit";
+
+const schema = buildSchema(`
+  type Query { hello: String }
+`);
+
+const root = { hello: () => "Hello world!" };
+
+export default async (req, res) => {
+  const { query } = req.body;
+  const response = await run(schema, query, root);
+  res.status(200).json(response);
+};

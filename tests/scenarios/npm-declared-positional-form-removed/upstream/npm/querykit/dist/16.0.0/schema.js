@@ -1,0 +1,2 @@
+'use strict';
+exports.buildSchema = function buildSchema(source, options) { return { source: source }; };
