@@ -451,8 +451,35 @@ def _renamed_in_words(sentence: str, spans: list[Span]) -> re.Match[str] | None:
         return None
     before = [x for x in spans if x.start < said.start()]
     after = [x for x in spans if x.start >= said.end()][:1]
-    paths = before and after and all(_API_PATH.match(x.text.strip()) for x in before + after)
-    return said if paths else None
+    if not (before and after):
+        return None
+    if all(_API_PATH.match(x.text.strip()) for x in before + after):
+        return said
+    # "`resolvedLocaleOpts` is now `resolvedLocaleOptions`", "`Zone#universal` is now
+    # `Zone#isUniversal`": one name for another, spelled alike (a value is not: `30`, `true`)
+    old, new = before[-1].text.strip(), after[0].text.strip()
+    return said if len(before) == 1 and _respelled(old, new) else None
+
+
+_MEMBER = re.compile(r"^(?:[A-Za-z_$][\w$]*[.#])?([A-Za-z_$][\w$]*)$")
+
+
+def _respelled(old: str, new: str) -> bool:
+    """Two identifiers (or ``Owner#member``s) of which one holds the other, or that share
+    their first five letters: a rename, not a new value."""
+    a, b = _MEMBER.match(old), _MEMBER.match(new)
+    if a is None or b is None or old == new:
+        return False
+    x, y = a.group(1).lower(), b.group(1).lower()
+    if x in ("true", "false", "null", "undefined", "none") or y in (
+        "true",
+        "false",
+        "null",
+        "undefined",
+        "none",
+    ):
+        return False
+    return x in y or y in x or (len(x) >= 5 and x[:5] == y[:5])
 
 
 def _renamed_by_arrow(

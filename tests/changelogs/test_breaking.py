@@ -299,6 +299,17 @@ def test_a_change_of_the_type_declarations_alone_is_a_build_change(text, categor
         ("- Removed support for iPhone browsers", []),  # a product, not an API
         # a kebab-case name listed under a heading that removes rules is a rule
         ("### Removed rules\n\n- `string-quotes`", [("string-quotes", "config_key")]),
+        # one name for another, spelled alike, under a breaking heading; a value is no name
+        (
+            "### Breaking\n\n- `resolvedLocaleOpts` is now `resolvedLocaleOptions`",
+            [("resolvedLocaleOpts", "name")],
+        ),
+        (
+            "### Breaking\n\n- `Zone#universal` is now `Zone#isUniversal`",
+            [("Zone.universal", "name")],
+        ),
+        ("### Breaking\n\n- `strict` is now `true` by default", []),
+        ("### Breaking\n\n- `retries` is now `3`", []),
     ],
 )
 def test_plain_word_names_of_a_removal(text, want):
