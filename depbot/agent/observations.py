@@ -26,6 +26,7 @@ from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.breaking import CANDIDATE_KINDS, Item
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
+from depbot.changelogs.trim import breaking_lines_cut
 from depbot.core.fence import shown, strip_invisible
 from depbot.core.redact import redact, redact_value
 from depbot.records.update import Update
@@ -188,6 +189,8 @@ def _problems(result: ChangelogResult) -> dict[str, Any]:
             out[key] = [strip_invisible(str(v))[:300] for v in value][:12]
     if result.trimmed:
         out["trimmed"] = strip_invisible(str(result.trimmed))[:300]
+        if breaking_lines_cut(result.trimmed):  # what the cut breaking lines said is unread
+            out["breaking_lines_cut"] = True
     return out
 
 

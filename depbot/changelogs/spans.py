@@ -89,7 +89,9 @@ _NEW_AFTER = re.compile(
 _ROLE_WORD = r"(parameters?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|props?|keyword\s+arguments?)"
 _PARAM_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\b", re.I)
 _PARAM_BEFORE = re.compile(rf"\b({_ROLE_WORD}|accepts?|takes?|supports?)\s*$", re.I)
-_OWNER_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\s+(of|to|for|in)\s*(the\s+)?$", re.I)
+_OWNER_AFTER = re.compile(
+    rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\s+(of|to|for|in|from)\s*(the\s+)?$", re.I
+)  # "`timeout` option of `connect`", "removed `classMethods` options from `define`"
 _OWNER_VERB_AFTER = re.compile(
     rf"^\s*(no\s+longer\s+|now\s+|only\s+)?(accepts?|takes?|supports?)\b|^\s*{_ROLE_WORD}\s*$", re.I
 )

@@ -18,7 +18,13 @@ from depbot.changelogs.markup import FENCE as _FENCE
 from depbot.changelogs.markup import is_punct_run as _is_punct_run
 from depbot.changelogs.sections import Section
 
-__all__ = ["BREAKING_WORDS", "deprecation_notes", "removes_deprecated", "trim_to_budget"]
+__all__ = [
+    "BREAKING_WORDS",
+    "breaking_lines_cut",
+    "deprecation_notes",
+    "removes_deprecated",
+    "trim_to_budget",
+]
 
 # Lines that tell of something that may break a caller; ``trim_to_budget`` keeps them whole.
 BREAKING_WORDS = re.compile(
@@ -279,6 +285,15 @@ def _render(blocks: list[_Block], row: list[int]) -> str:
     return "\n".join(body)
 
 
+_BREAKING_CUT = "even the breaking-change lines did not all fit"
+
+
+def breaking_lines_cut(note: str | None) -> bool:
+    """Whether a trim note (``trim_to_budget``'s) says lines about breaking changes were cut:
+    the only cut that leaves breaking items unread (the others are lines that say none)."""
+    return bool(note) and _BREAKING_CUT in str(note)
+
+
 def _trim_note(
     total: int, after: int, budget: int, cut_versions: list[str], important_cut: int
 ) -> str:
@@ -290,7 +305,7 @@ def _trim_note(
     )
     if important_cut:
         note += (
-            f"; even the breaking-change lines did not all fit ({important_cut} of them were "
+            f"; {_BREAKING_CUT} ({important_cut} of them were "
             "cut too): ask for a narrower version range to see them"
         )
     else:

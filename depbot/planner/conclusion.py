@@ -312,8 +312,8 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
     for i, e in enumerate(entries):
         t = " ".join(unfence(e.item).split())
         plain = _EMPHASIS.sub("", t)  # "**this is _not_ a breaking change**"
-        if _TRIMMED.search(t):  # lines of a breaking item or list were cut to fit the budget:
-            out.append(t)  # what they said was never read, so no search cleared it
+        if cl.breaking_lines_cut and _TRIMMED.search(t):  # breaking lines cut to fit the
+            out.append(t)  # budget: what they said was never read, so no search cleared it
             continue
         if (
             e.candidates

@@ -139,6 +139,7 @@ class Changelog:
     missing_versions: tuple[str, ...] = ()
     sources_tried: tuple[str, ...] = ()
     coverage: Coverage | None = None  # None: the result has none
+    breaking_lines_cut: bool = False  # lines about breaking changes cut to fit the budget
 
     @classmethod
     def read(cls, d: JSON) -> Changelog:
@@ -155,6 +156,7 @@ class Changelog:
             missing_versions=tuple(str(v) for v in d.get("missing_versions") or []),
             sources_tried=tuple(str(t) for t in d.get("sources_tried") or []),
             coverage=Coverage.read(d["coverage"] or {}) if "coverage" in d else None,
+            breaking_lines_cut=bool(d.get("breaking_lines_cut")),
         )
 
 

@@ -512,6 +512,17 @@ def _jsx_element(text: str, start: int, after: int) -> str:
 
 
 _ASSIGN = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([^;\n]{1,200})")
+# `let a;`, `let a, b;`: declared with no value (given one later, at a statement's start)
+_DECLARED_BARE = re.compile(
+    r"(?<![\w$.])(?:let|var)\s+([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*;"
+)
+_LATER_ASSIGN = r"(?:^|[;{{}})]|\n)\s*{}\s*=(?![=>])\s*([^;\n]{{1,200}})"
+
+
+def _names_of(declared: str) -> list[str]:
+    return [n.strip() for n in declared.split(",") if n.strip()]
+
+
 _PARAMS = re.compile(
     r"(?:function\s*[\w$]*\s*\(([^)]*)\)|\(([^()]*)\)\s*=>|(?<![\w$])([A-Za-z_$][\w$]*)\s*=>)"
 )
@@ -717,6 +728,12 @@ def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
             branches = _ternary_branches(m.group(2))  # `cond ? null : require('pkg')`
             origins = [js_origin(b) for b in branches if b.strip() not in ("null", "undefined")]
             assigned.setdefault(m.group(1), []).extend(origins or [js_origin(m.group(2))])
+    # `let sequelize;` then `sequelize = new Sequelize(…)` in each branch: what it is given
+    for name in {n for m in _DECLARED_BARE.finditer(text) for n in _names_of(m.group(1))}:
+        if name in assigned:
+            continue
+        for m in re.finditer(_LATER_ASSIGN.format(re.escape(name)), text):
+            assigned.setdefault(name, []).append(js_origin(m.group(1)))
     for m in _DESTRUCTURE.finditer(text):
         for entry in m.group(1).split(","):
             member = _MEMBER.match(entry.split("=", 1)[0])

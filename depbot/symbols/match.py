@@ -503,6 +503,8 @@ class Matcher(CallShapeRules):
                 return field
         if len(chain) > 1 and chain[1] not in ("()", "[]"):  # deps.zk, deps = { zk: … }
             member = self.o.js_member(path, chain[0], chain[1], self.package)
+            if member is None:  # models.User, the models module filled by a loader
+                member = self.o.js_local_member(path, chain[0], chain[1], self.package)
             if member is not None:
                 if member.kind == "package":
                     rest = [p for p in chain[2:] if p not in ("()", "[]")]
@@ -566,6 +568,11 @@ class Matcher(CallShapeRules):
             return "strong", f"{why} to {callee} on an object made by {self.package}"
         if of_leaf and path in self.importing:
             return "strong", f"{why} to {callee} in a file that imports {self.package}"
+        calls = [p for p in func_chain if p not in ("()", "[]")]
+        if len(owner_parts) > 1 and calls[-2:] == owner_parts[-2:] and b.kind != "bare-unknown":
+            # `sequelize.define(…, { classMethods })` in a model file given `sequelize`: the
+            # call spelled as the notes spell it, receiver and all (`sequelize.define`)
+            return "strong", f"{why} to {callee}: same receiver as in the changelog"
         if of_leaf:
             return "weak", f"{why} to {callee}; the receiver's type is unknown"
         self.skip("call not known to belong to the package")

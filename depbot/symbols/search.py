@@ -419,6 +419,40 @@ class SymbolSearch:
             return None
         return merge([self._js_origin_binding(path, o, package, 1) for o in origins])
 
+    def js_local_member(self, path: str, name: str, key: str, package: str) -> Binding | None:
+        """``models.User`` where ``models`` is the project's module whose exported object is
+        filled under computed keys with what the package made (``db[model.name] = model``,
+        ``model = orm.import(file)``: a loader of model files): the package's object; None
+        when the module writes the key out or fills the object with anything else."""
+        for imp in js_imports(self._text(path), path=path):
+            if name not in imp.names or imp.names[name] not in ("default", "*"):
+                continue
+            if not imp.specifier.startswith((".", "/")):
+                continue
+            for target in self._local_targets(path, imp.specifier, False):
+                if (self.code.root / target).is_file():
+                    return self._filled_member(target, key, package)
+        return None
+
+    def _filled_member(self, target: str, key: str, package: str) -> Binding | None:
+        text = self._text(target)
+        obj = jslocal.exported(text, "default")
+        if obj is None or not re.fullmatch(r"[A-Za-z_$][\w$]*", obj):
+            return None
+        _, _, assigned, _ = self.js_facts(target)
+        if f"{obj}.{key}" in assigned or re.search(
+            rf"(?<![\w$.]){re.escape(obj)}\s*\.\s*{re.escape(key)}\s*=(?!=)", text
+        ):
+            return None  # written out: what it holds is read as any other member
+        values = re.findall(
+            rf"(?<![\w$.]){re.escape(obj)}\s*\[[^\]\n]{{1,80}}\]\s*=(?!=)\s*([A-Za-z_$][\w$]*)\s*[;\n]",
+            text,
+        )
+        got = [self._js_binding(target, v, package, 1) for v in values]
+        if got and all(g.kind in ("package", "local-package") for g in got):
+            return Binding("local-package", key)
+        return None
+
     def _js_origin_binding(self, path: str, origin: str, package: str, depth: int) -> Binding:
         """What a JavaScript assignment's origin makes a name: ``require('pkg')`` itself, what
         ``require('pkg')(…)`` made, or what its root name is bound to (at ``depth``)."""

@@ -310,6 +310,11 @@ def test_a_change_of_the_type_declarations_alone_is_a_build_change(text, categor
         ),
         ("### Breaking\n\n- `strict` is now `true` by default", []),
         ("### Breaking\n\n- `retries` is now `3`", []),
+        # the owner a removed option is taken "from"
+        (
+            "- Removed `classMethods` and `instanceMethods` options from `orm.define`.",
+            [("classMethods", "parameter"), ("instanceMethods", "parameter")],
+        ),
     ],
 )
 def test_plain_word_names_of_a_removal(text, want):

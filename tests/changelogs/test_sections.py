@@ -17,6 +17,7 @@ from depbot.changelogs.sections import (
 )
 from depbot.changelogs.trim import (
     BREAKING_WORDS,
+    breaking_lines_cut,
     deprecation_notes,
     removes_deprecated,
     trim_to_budget,
@@ -452,3 +453,14 @@ def test_breaking_words_and_deprecation_helpers():
     )
     assert not removes_deprecated([later])
     assert removes_deprecated([later, now])
+
+
+def test_the_trim_note_says_when_breaking_lines_were_cut():
+    body = "\n".join(f"- removed the old function_{i}()" for i in range(300))
+    _out, note = trim_to_budget([Section("2.0.0", "## 2.0.0", body, "C.md", 1, 300)], 1000)
+    assert breaking_lines_cut(note)
+    filler = "\n".join(f"- small fix number {i} in the parser" for i in range(200))
+    _out, note = trim_to_budget(
+        [Section("2.0.0", "## 2.0.0", f"- removed `x`\n{filler}", "C.md", 1, 9)], 1000
+    )
+    assert note and not breaking_lines_cut(note)

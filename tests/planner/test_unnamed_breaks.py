@@ -11,10 +11,10 @@ from tests.helpers.planner import MAJOR, Convo, changelog, item
 COVERED = {"coverage": {"needed": ["2.0.0"], "covered": ["2.0.0"], "missing": []}}
 
 
-def conclude(*entries: dict) -> dict:
+def conclude(*entries: dict, **extra: object) -> dict:
     c = Convo(MAJOR)
     c.step()
-    c.answer(changelog("oldlib", list(entries), **COVERED))
+    c.answer(changelog("oldlib", list(entries), **COVERED, **extra))
     calls = c.step()
     assert calls[0][0] == "where_imported"
     results = [{"id": "w1", "hits": []}] + [
@@ -131,6 +131,8 @@ def test_lines_of_breaking_notes_cut_to_fit_keep_the_verdict_unknown():
     # what they said was never read, so the searches of the rest do not clear them
     cut = named("bindCallback")
     cut["item"] = "**bindCallback:** remove result selector [\u2026 28 lines trimmed \u2026]"
-    args = conclude(cut)
+    args = conclude(cut, breaking_lines_cut=True)
     assert args["verdict"] == "unknown" and "28 lines trimmed" in args["reason"]
     assert conclude(named("bindCallback"))["verdict"] == "not_affected"  # nothing cut: safe
+    # lines cut where the budget kept every breaking line said no break: nothing unread
+    assert conclude(cut)["verdict"] == "not_affected"

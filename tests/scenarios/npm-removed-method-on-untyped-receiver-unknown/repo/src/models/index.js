@@ -1,13 +1,14 @@
 const fs = require('fs');
 const path = require('path');
 const Ormkit = require('ormkit');
+const loadModel = require('./loader');
 
 const orm = new Ormkit(process.env.DATABASE_URL);
 const db = {};
 fs.readdirSync(__dirname)
-  .filter((file) => file !== 'index.js')
+  .filter((file) => !['index.js', 'loader.js'].includes(file))
   .forEach((file) => {
-    const model = orm.import(path.join(__dirname, file));
+    const model = loadModel(orm, path.join(__dirname, file));
     db[model.name] = model;
   });
 

@@ -1,0 +1,1 @@
+module.exports = (orm, DataTypes) => orm.define('User', { name: DataTypes.STRING });
