@@ -291,7 +291,9 @@ def _renamed_config_or_moved(
 ) -> bool:
     """A rename arrow, a dropped configuration file or key, or names moved to another
     package: the candidates (and replacements) of the whole sentence, and True; else False."""
-    if _renamed_by_arrow(sentence, spans, cands, news):
+    if _renamed_from(sentence, spans, cands, news) or _renamed_by_arrow(
+        sentence, spans, cands, news
+    ):
         return True
     if config_candidates(sentence, spans, cands, news):
         return True
@@ -480,6 +482,33 @@ def _respelled(old: str, new: str) -> bool:
     ):
         return False
     return x in y or y in x or (len(x) >= 5 and x[:5] == y[:5])
+
+
+# "`Query` is renamed from `BaseQuery`", "`Foo` (formerly `Bar`)": the name after the words
+# is the old one, gone; the one before them is its replacement
+_RENAMED_FROM = re.compile(
+    r"(?<=`)\s*(?:(?:is|was|are|were|has\s+been|have\s+been)\s+(?:now\s+)?renamed\s+from"
+    r"|\((?:formerly|previously|was)|,\s*(?:formerly|previously))\s+(?=`)",
+    re.I,
+)
+
+
+def _renamed_from(
+    sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]
+) -> bool:
+    said = _RENAMED_FROM.search(sentence)
+    if said is None:
+        return False
+    before = [x for x in spans if x.end <= said.start() + 1][-1:]
+    after = [x for x in spans if x.start >= said.end()][:1]
+    if not (before and after):
+        return False
+    name = searchable_name(callee(after[0].text))
+    if not name or generic(name):
+        return False
+    cands.append(Candidate(name, "name"))
+    news.append(before[0].text)
+    return True
 
 
 def _renamed_by_arrow(

@@ -310,6 +310,10 @@ def test_a_change_of_the_type_declarations_alone_is_a_build_change(text, categor
         ),
         ("### Breaking\n\n- `strict` is now `true` by default", []),
         ("### Breaking\n\n- `retries` is now `3`", []),
+        # "renamed from": the name after the words is the old one (before: the new one was
+        # read as removed, and the old one never searched)
+        ("- ``Query`` is renamed from ``BaseQuery``.", [("BaseQuery", "name")]),
+        ("### Breaking\n\n- `newName` (formerly `oldName`) is exported", [("oldName", "name")]),
         # the owner a removed option is taken "from"
         (
             "- Removed `classMethods` and `instanceMethods` options from `orm.define`.",
