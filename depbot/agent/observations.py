@@ -189,7 +189,8 @@ def _problems(result: ChangelogResult) -> dict[str, Any]:
             out[key] = [strip_invisible(str(v))[:300] for v in value][:12]
     if result.trimmed:
         out["trimmed"] = strip_invisible(str(result.trimmed))[:300]
-        if breaking_lines_cut(result.trimmed):  # what the cut breaking lines said is unread
+        read_note = result.analysed_trimmed if result.analysed else result.trimmed
+        if breaking_lines_cut(read_note):  # what the cut breaking lines said is unread
             out["breaking_lines_cut"] = True
     return out
 

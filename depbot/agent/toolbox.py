@@ -277,18 +277,19 @@ class Toolbox:
         result = self.services.fetch_changelog(update)
         cid = self.ledger.next_id("c")
         names = tuple(self.services.import_names(update.ecosystem, update.package))
+        whole = {s.version: s for s in result.analysed}  # read beyond the display's budget
+        texts = [whole.get(sec.version, sec) for sec in result.sections]
         analyzed = [
             (sec.version, analyze_section(sec.body, package=update.package, import_names=names))
-            for sec in result.sections
+            for sec in texts
         ]  # "Removed: the rules deprecated in 15.0.0" searches for the rules 15.0.0 named
         eco = update.ecosystem
         filled = fill_removed_deprecations(analyzed, lambda v: version_key(eco, v))
         read = []
-        for i, (sec, items) in enumerate(zip(result.sections, filled, strict=True), 1):
+        for i, (sec, text, items) in enumerate(zip(result.sections, texts, filled, strict=True), 1):
             read.append(ReadSection(f"{cid}.s{i}", sec, items))
-            self._record_section(
-                update, read[-1], breaking=any(it.category == "breaking" for it in items)
-            )
+            breaking = any(it.category == "breaking" for it in items)
+            self._record_section(update, ReadSection(read[-1].ref, text, items), breaking=breaking)
         before = []
         if removes_deprecated(read):
             for j, sec in enumerate(result.context, 1):

@@ -14,7 +14,9 @@ from depbot.changelogs.sections import Section, describe_versions, slice_range
 from depbot.changelogs.trim import deprecation_notes, removes_deprecated, trim_to_budget
 from depbot.records.versions import update_type
 
-__all__ = ["assemble", "context_of"]
+__all__ = ["ANALYSIS_FACTOR", "assemble", "context_of"]
+
+ANALYSIS_FACTOR = 5  # the items are read from notes trimmed to this many times the budget
 
 
 def context_of(run: FetchState, in_range: list[Section]) -> list[Section]:
@@ -48,6 +50,11 @@ def assemble(run: FetchState, budget: int) -> ChangelogResult:
     found = slice_range(list(run.found.values()), run.eco, run.old, run.new)
     context = context_of(run, found)
     sections, trimmed = trim_to_budget(found, budget)
+    # the items are read from a larger budget than the model is shown: the breaking lines of
+    # a long range (a major's alphas and betas) are read whole, and listed item by item
+    analysed, analysed_trimmed = (
+        trim_to_budget(found, budget * ANALYSIS_FACTOR) if trimmed else (sections, None)
+    )
     missing = [text for v, text in sorted(run.needed.items(), reverse=True) if v not in run.found]
     if found:
         counts = Counter(run.labels[v] for v in run.found)
@@ -78,4 +85,6 @@ def assemble(run: FetchState, budget: int) -> ChangelogResult:
         trimmed=trimmed,
         published=[text for _, text in sorted(run.needed.items())],
         found_versions=[run.found[v].version for v in sorted(run.found)],
+        analysed=analysed,
+        analysed_trimmed=analysed_trimmed,
     )

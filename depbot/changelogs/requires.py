@@ -27,6 +27,10 @@ _REQUIRED = re.compile(
     r"|\bnow\s+(?:must|needs?\s+to|has\s+to)\b",
     re.I,
 )
+# a requirement of only some uses: "if you want to pass your own array", "when you use SSR"
+_ONLY_IF = re.compile(
+    r"\b(?:if|when|whenever|in\s+case|unless)\s+(?:you|your|they|their|the\s+app)\b", re.I
+)
 _IDENT = r"[A-Za-z_$][\w$]*"
 _SPEC = r"""['"](?P<spec>[^'"\s]+)['"]"""
 _DESTRUCTURED = re.compile(
@@ -92,6 +96,8 @@ def required_use_candidates(
     text or its heading) and whose example imports names from the package: each such name."""
     if not package or not (says_required(text) or says_required(context)):
         return []
+    if _ONLY_IF.search(text):  # "you must use `Tuple` if you want to pass your own array":
+        return []  # required of the code that does that, which no search of names tells
     return [
         Candidate(name, "required_use") for name in example_imports(code, package, import_names)
     ]

@@ -33,6 +33,11 @@ class ChangelogResult:
     # were found (before trimming); empty when not known
     published: list[str] = field(default_factory=list)
     found_versions: list[str] = field(default_factory=list)
+    # the same sections as ``sections`` (and maybe more) trimmed to a larger budget: what the
+    # items are read from, so a long range's breaking lines are not lost to the display's
+    # budget; empty: read ``sections``
+    analysed: list[Section] = field(default_factory=list)
+    analysed_trimmed: str | None = None
 
     @property
     def found(self) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from depbot.changelogs.discovery import parse_github_link
+from depbot.changelogs.trim import breaking_lines_cut
 from depbot.core.errors import ToolError, UpstreamError
 from depbot.fakes.upstream import FakeUpstream
 from tests.helpers.changelogs import TOKEN, got, make, served, write
@@ -312,6 +313,19 @@ def test_budget_trims_but_keeps_breaking_lines(up_dir):
     assert "- **Breaking:** `oldApi()` was removed; use `newApi()`." in r.sections[0].body
     assert len(r.sections[0].body) <= 1500
     assert r.trimmed and "2.0.0" in r.trimmed
+
+
+def test_the_items_are_read_from_a_larger_budget_than_the_display(up_dir):
+    # more breaking lines than the display's budget holds: the model is shown some, and the
+    # items are read from the notes trimmed to ANALYSIS_FACTOR times the budget, all of them
+    removals = "".join(f"- `oldFunction{i}()` was removed.\n" for i in range(60))
+    text = f"## 2.0.0\n\n{removals}\n## 1.0.0\n\n- x\n"
+    write(up_dir, "npm/big/CHANGELOG.md", text)
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up, changelog_budget=1000)
+        r = f.fetch("npm", "big", "1.0.0", "2.0.0")
+    assert "oldFunction59" not in r.sections[0].body and breaking_lines_cut(r.trimmed)
+    assert "oldFunction59" in r.analysed[0].body and not breaking_lines_cut(r.analysed_trimmed)
 
 
 def test_bad_arguments_are_tool_errors(up_dir):

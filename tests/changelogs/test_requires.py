@@ -65,6 +65,12 @@ def test_no_requirement_without_the_wording_or_the_package_import():
         == []
     )
     assert required_use_candidates("now requires it", "", code, "") == []
+    # required only of some uses: which uses, no search of names can tell
+    conditional = (
+        "the store's types now require that you must use `BundlePlugin` if you want to pass "
+        "your own array of plugins:"
+    )
+    assert required_use_candidates(conditional, "", code, "bundle-loader") == []
 
 
 def test_a_removal_with_its_replacement_in_the_example_stays_a_removal():
