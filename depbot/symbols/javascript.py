@@ -596,6 +596,61 @@ _FUNCTION_PARAMS = re.compile(
 MAX_CALLERS = 20  # calls of one function read for what they pass
 
 
+# a function literal's parameter list: `(a, b) =>`, `a =>`, `function name(a, b)`
+_LITERAL_PARAMS = re.compile(
+    r"(?:\bfunction\s*[\w$]*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::\s*[\w$<>\[\]|. ]+)?=>"
+    r"|(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>)"
+)
+_CALLEE_BEFORE = re.compile(
+    r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)+)\s*(?:<[^<>()]*>)?\s*$"
+)
+# methods whose callbacks get the elements of a list, not what the receiver's package gives
+_ITERATING = frozenset(("map", "forEach", "filter", "reduce", "some", "every", "find", "flatMap",
+                        "sort", "findIndex", "reduceRight"))  # fmt: skip
+
+
+def callback_receivers(text: str, param: str) -> list[str]:
+    """For each function literal of ``text`` that declares ``param``, the receiver of the
+    method call it is passed to (``wss.on('connection', (ws) => …)`` → ``wss``), or ``?``
+    when it is passed to none (a declaration, a plain call, an iterating method)."""
+    out: list[str] = []
+    for m in _LITERAL_PARAMS.finditer(text):
+        raw = next((g for g in m.groups() if g is not None), "")
+        params = [
+            re.split(r"[\s=:?]", p.strip().lstrip("."), maxsplit=1)[0] for p in raw.split(",")
+        ]
+        if param not in params:
+            continue
+        opened = _open_paren(text, m.start())
+        callee = _CALLEE_BEFORE.search(text, max(0, opened - 200), opened) if opened > 0 else None
+        if callee is None:
+            out.append("?")
+            continue
+        chain = re.sub(r"\s+", "", callee.group(1)).split(".")
+        out.append("?" if chain[-1] in _ITERATING else ".".join(chain[:-1]))
+        if len(out) > MAX_CALLERS:
+            break
+    return out
+
+
+def _open_paren(text: str, at: int) -> int:
+    """The index of the '(' whose argument list holds ``at`` (-1: none within 3000
+    characters); brackets of other kinds and strings are skipped roughly."""
+    depth = 0
+    i = at - 1
+    stop = max(0, at - 3000)
+    while i >= stop:
+        c = text[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                return i if c == "(" else -1
+            depth -= 1
+        i -= 1
+    return -1
+
+
 def passed_as(text: str, param: str) -> list[str]:
     """What the calls in ``text`` pass for ``param`` of the functions that declare it
     (``function unpack(lib, b)`` with ``unpack(require('zipkit'), x)`` → ``["require('zipkit')"]``):

@@ -364,6 +364,8 @@ class SymbolSearch:
             return merge([self._js_origin_binding(path, o, package, depth + 1) for o in origins])
         if name in params:
             got = self._param_binding(path, name, package, depth)
+            if got.kind == "param":
+                got = self._callback_param(path, name, package, depth) or got
             return got if got.kind != "param" else self._ts_typed(path, name, package, depth, got)
         return self._ts_typed(path, name, package, depth, Binding("unknown"))
 
@@ -517,6 +519,25 @@ class SymbolSearch:
                 if got.kind == "package":
                     return got
         return Binding("param")
+
+    def _callback_param(self, path: str, name: str, package: str, depth: int) -> Binding | None:
+        """A parameter of callbacks passed to methods of the package's objects only
+        (``wss.on('connection', (ws) => …)`` with ``wss`` what the package made): what the
+        package gives them, its object; None when any callback declaring it is passed
+        elsewhere, or to nothing."""
+        if depth >= 3:
+            return None
+        receivers = code_js.callback_receivers(self._text(path), name)
+        if not receivers or "?" in receivers:
+            return None
+        for receiver in dict.fromkeys(receivers):
+            root = receiver.split(".")[0]
+            if root == name:
+                return None
+            got = self._js_binding(path, root, package, depth + 1)
+            if got.kind not in ("package", "local-package"):
+                return None
+        return Binding("local-package", name)
 
     def _js_through_local(self, path: str, name: str, package: str, depth: int) -> Binding | None:
         """``const User = require('../models/user')`` where that module exported a value the

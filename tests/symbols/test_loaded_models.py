@@ -7,7 +7,7 @@ from __future__ import annotations
 from depbot.core.settings import Settings
 from depbot.search.code import CodeSearch
 from depbot.symbols.facts import SymbolQuery
-from depbot.symbols.javascript import assignments
+from depbot.symbols.javascript import assignments, callback_receivers
 from depbot.symbols.search import SymbolSearch
 from tests.helpers.worlds import write_tree
 
@@ -78,4 +78,28 @@ def test_a_model_file_given_the_orm_passes_the_removed_option_to_it(tmp_path):
     assert [(h.path, h.evidence) for h in res.hits] == [
         ("models/user.js", "strong"),
         ("lib/registry.js", "weak"),  # the receiver's type unknown: never a use alone
+    ]
+
+
+def test_the_parameter_of_a_callback_given_to_a_package_objects_method(tmp_path):
+    # `wss.on('connection', (ws) => …)`: what the package passes its listener is its object;
+    # a callback of an iterating method gets list elements, and a parameter that some other
+    # function also declares is not known
+    assert callback_receivers("wss.on('connection', (ws) => ws.x);", "ws") == ["wss"]
+    assert callback_receivers("rows.map((ws) => ws.x);", "ws") == ["?"]
+    assert callback_receivers("function handle(ws) {}\nwss.on('c', (ws) => 1);", "ws") == [
+        "?",
+        "wss",
+    ]
+    write_tree(tmp_path, {
+        "server.js": "const Kit = require('sockkit');\nconst wss = new Kit.Server({});\n"
+                     "wss.on('connection', (ws) => {\n  console.log(ws.upgradeReq.url);\n});\n",
+        "other.js": "const Kit = require('sockkit');\nconst http = require('http');\n"
+                    "http.createServer().on('upgrade', (ws) => ws.upgradeReq);\n",
+    })  # fmt: skip
+    res = SymbolSearch(CodeSearch(tmp_path, Settings())).search(
+        SymbolQuery("npm", "sockkit", "upgradeReq", "name")
+    )
+    assert [(h.path, h.evidence) for h in res.hits if h.evidence == "strong"] == [
+        ("server.js", "strong")
     ]
