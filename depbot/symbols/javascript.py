@@ -601,9 +601,6 @@ _LITERAL_PARAMS = re.compile(
     r"(?:\bfunction\s*[\w$]*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::\s*[\w$<>\[\]|. ]+)?=>"
     r"|(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>)"
 )
-_CALLEE_BEFORE = re.compile(
-    r"([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)+)\s*(?:<[^<>()]*>)?\s*$"
-)
 # methods whose callbacks get the elements of a list, not what the receiver's package gives
 _ITERATING = frozenset(("map", "forEach", "filter", "reduce", "some", "every", "find", "flatMap",
                         "sort", "findIndex", "reduceRight"))  # fmt: skip
@@ -622,15 +619,41 @@ def callback_receivers(text: str, param: str) -> list[str]:
         if param not in params:
             continue
         opened = _open_paren(text, m.start())
-        callee = _CALLEE_BEFORE.search(text, max(0, opened - 200), opened) if opened > 0 else None
-        if callee is None:
+        chain = _callee_before(text, opened) if opened > 0 else []
+        if len(chain) < 2:  # not a method call: a plain call, a declaration, a group
             out.append("?")
             continue
-        chain = re.sub(r"\s+", "", callee.group(1)).split(".")
         out.append("?" if chain[-1] in _ITERATING else ".".join(chain[:-1]))
         if len(out) > MAX_CALLERS:
             break
     return out
+
+
+def _callee_before(text: str, opened: int) -> list[str]:
+    """The dotted callee written right before the '(' at ``opened`` (``wss.on`` → [wss, on];
+    a type argument list between them skipped), read backwards one character at a time."""
+    i = opened - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    if i >= 0 and text[i] == ">":  # `emitter.on<Socket>(`
+        i = text.rfind("<", max(0, i - 120), i) - 1
+    parts: list[str] = []
+    while i >= 0 and len(parts) < 8:
+        end = i + 1
+        while i >= 0 and (text[i].isalnum() or text[i] in "_$"):
+            i -= 1
+        word = text[i + 1 : end]
+        if not word or word[0].isdigit():
+            return []
+        parts.append(word)
+        while i >= 0 and text[i].isspace():
+            i -= 1
+        if i < 0 or text[i] != ".":
+            break
+        i -= 1
+        while i >= 0 and text[i].isspace():
+            i -= 1
+    return parts[::-1]
 
 
 def _open_paren(text: str, at: int) -> int:
