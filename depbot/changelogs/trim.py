@@ -20,6 +20,7 @@ from depbot.changelogs.sections import Section
 
 __all__ = [
     "BREAKING_WORDS",
+    "TRIMMED_MARK",
     "breaking_lines_cut",
     "deprecation_notes",
     "removes_deprecated",
@@ -274,18 +275,24 @@ def _render(blocks: list[_Block], row: list[int]) -> str:
                 body.append("")  # keep the blank line between two kept blocks
             continue
         if run:
-            body.append(f"[… {run} lines trimmed …]")
+            body.append(_marker(run))
             run = 0
         body.extend(b.lines[:k])
         run = len(b.lines) - k
     if run:
-        body.append(f"[… {run} lines trimmed …]")
+        body.append(_marker(run))
     while body and not body[-1].strip():
         body.pop()
     return "\n".join(body)
 
 
 _BREAKING_CUT = "even the breaking-change lines did not all fit"
+TRIMMED_MARK = re.compile(r"\[\u2026 \d+ lines trimmed \u2026\]")  # what ``_marker`` writes
+
+
+def _marker(run: int) -> str:
+    """The line that stands for ``run`` cut lines."""
+    return f"[\u2026 {run} lines trimmed \u2026]"
 
 
 def breaking_lines_cut(note: str | None) -> bool:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from depbot.changelogs.items import REWRITE
+from depbot.changelogs.trim import TRIMMED_MARK
 from depbot.changelogs.wording import behaviour_change, issue_report
 from depbot.core.fence import unfence
 from depbot.planner.notes import (
@@ -99,7 +100,6 @@ _REMOVED_UNNAMED = re.compile(
 _A_FIX = re.compile(
     r"^\W*(?:fix(?:ed|es)?|bug\s*fix(?:es)?|docs?|chore|refactor|perf|test)\b", re.I
 )
-_TRIMMED = re.compile(r"\[\u2026 \d+ lines trimmed \u2026\]")  # trim.py's marker of cut lines
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdown emphasis
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
 
@@ -312,7 +312,7 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
     for i, e in enumerate(entries):
         t = " ".join(unfence(e.item).split())
         plain = _EMPHASIS.sub("", t)  # "**this is _not_ a breaking change**"
-        if cl.breaking_lines_cut and _TRIMMED.search(t):  # breaking lines cut to fit the
+        if cl.breaking_lines_cut and TRIMMED_MARK.search(t):  # breaking lines cut to fit the
             out.append(t)  # budget: what they said was never read, so no search cleared it
             continue
         if (

@@ -674,6 +674,11 @@ def _open_paren(text: str, at: int) -> int:
     return -1
 
 
+def _param_names(raw: str) -> list[str]:
+    """The names of a parameter list (``lib, b = 2, opts: Options`` → lib, b, opts)."""
+    return [re.split(r"[\s=:]", p.strip(), maxsplit=1)[0] for p in raw.split(",")]
+
+
 def passed_as(text: str, param: str) -> list[str]:
     """What the calls in ``text`` pass for ``param`` of the functions that declare it
     (``function unpack(lib, b)`` with ``unpack(require('zipkit'), x)`` → ``["require('zipkit')"]``):
@@ -681,7 +686,7 @@ def passed_as(text: str, param: str) -> list[str]:
     found: list[str] = []
     for m in _FUNCTION_PARAMS.finditer(text):
         name, raw = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        params = [re.split(r"[\s=:]", p.strip(), maxsplit=1)[0] for p in raw.split(",")]
+        params = _param_names(raw)
         if param not in params:
             continue
         index = params.index(param)
@@ -696,7 +701,7 @@ def passed_as(text: str, param: str) -> list[str]:
                 found.append(args[index].strip())
     for m in _IIFE.finditer(text):  # `(function (zk) { … })(require('zipkit'))`
         raw = m.group(1) if m.group(1) is not None else m.group(2)
-        params = [re.split(r"[\s=:]", p.strip(), maxsplit=1)[0] for p in raw.split(",")]
+        params = _param_names(raw)
         if param not in params:
             continue
         _, close = _scan_args(text, m.end() - 1)  # the body's closing brace

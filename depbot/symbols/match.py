@@ -568,8 +568,8 @@ class Matcher(CallShapeRules):
             return "strong", f"{why} to {callee} on an object made by {self.package}"
         if of_leaf and path in self.importing:
             return "strong", f"{why} to {callee} in a file that imports {self.package}"
-        calls = [p for p in func_chain if p not in ("()", "[]")]
-        if len(owner_parts) > 1 and calls[-2:] == owner_parts[-2:] and b.kind != "bare-unknown":
+        same_call = callee.split(".")[-2:] == owner_parts[-2:]
+        if len(owner_parts) > 1 and same_call and b.kind != "bare-unknown":
             # `sequelize.define(…, { classMethods })` in a model file given `sequelize`: the
             # call spelled as the notes spell it, receiver and all (`sequelize.define`)
             return "strong", f"{why} to {callee}: same receiver as in the changelog"

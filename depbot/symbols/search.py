@@ -23,6 +23,7 @@ from depbot.records.api import UsedName
 from depbot.search.code import CodeSearch
 from depbot.search.import_sites import PY_GLOBS, ImportReport, ImportSite, where_imported
 from depbot.search.imports import js_imports
+from depbot.search.jsimports import JsImport
 from depbot.symbols import javascript as code_js
 from depbot.symbols import jsaliases, jslocal
 from depbot.symbols import python as code_py
@@ -60,6 +61,8 @@ class SymbolSearch:
         self._annotated: dict[tuple[str, str], list[str]] = {}
         self._classes: dict[str, frozenset[str]] = {}
         self._fields: dict[tuple[str, str, str], Binding | None] = {}
+        self._members: dict[tuple[str, str, str, str], Binding | None] = {}
+        self._callbacks: dict[tuple[str, str, str, int], Binding | None] = {}
         self._aliases: list[jsaliases.Aliases] | None = None
 
     # -- shared lookups -------------------------------------------------------------------
@@ -426,15 +429,20 @@ class SymbolSearch:
         filled under computed keys with what the package made (``db[model.name] = model``,
         ``model = orm.import(file)``: a loader of model files): the package's object; None
         when the module writes the key out or fills the object with anything else."""
-        for imp in js_imports(self._text(path), path=path):
-            if name not in imp.names or imp.names[name] not in ("default", "*"):
-                continue
-            if not imp.specifier.startswith((".", "/")):
-                continue
-            for target in self._local_targets(path, imp.specifier, False):
-                if (self.code.root / target).is_file():
-                    return self._filled_member(target, key, package)
-        return None
+        return self._memo(
+            self._members,
+            (path, name, key, package),
+            lambda: self._local_member(path, name, key, package),
+        )
+
+    def _local_member(self, path: str, name: str, key: str, package: str) -> Binding | None:
+        found = self._local_import(path, name, package)
+        if found is None:
+            return None
+        imp, target = found
+        if imp.names[name] not in ("default", "*") or not imp.specifier.startswith((".", "/")):
+            return None
+        return self._filled_member(target, key, package)
 
     def _filled_member(self, target: str, key: str, package: str) -> Binding | None:
         text = self._text(target)
@@ -469,13 +477,18 @@ class SymbolSearch:
         ``this.client = createClient()`` (what it made), every assignment agreeing; None
         when no assignment of the field is the package's (found once per field: every use
         of it asks)."""
-        key = (path, field, package)
+        return self._memo(
+            self._fields, (path, field, package), lambda: self._this_field(path, field, package)
+        )
+
+    def _memo(self, table: dict, key: tuple, compute: Any) -> Any:
+        """``table[key]``, computed once (the lookups every hit of a name asks again)."""
         with self._lock:
-            if key in self._fields:
-                return self._fields[key]
-        got = self._this_field(path, field, package)
+            if key in table:
+                return table[key]
+        got = compute()
         with self._lock:
-            self._fields[key] = got
+            table[key] = got
         return got
 
     def _this_field(self, path: str, field: str, package: str) -> Binding | None:
@@ -527,6 +540,13 @@ class SymbolSearch:
         elsewhere, or to nothing."""
         if depth >= 3:
             return None
+        return self._memo(
+            self._callbacks,
+            (path, name, package, depth),
+            lambda: self._callback_binding(path, name, package, depth),
+        )
+
+    def _callback_binding(self, path: str, name: str, package: str, depth: int) -> Binding | None:
         receivers = code_js.callback_receivers(self._text(path), name)
         if not receivers or "?" in receivers:
             return None
@@ -544,13 +564,22 @@ class SymbolSearch:
         package made (``module.exports = db.model(…)``): the package's object, one module on."""
         if depth >= 3:
             return None
+        found = self._local_import(path, name, package)
+        if found is None:
+            return None
+        imp, target = found
+        return self._js_exported(target, imp.names[name], package, depth + 1)
+
+    def _local_import(self, path: str, name: str, package: str) -> tuple[JsImport, str] | None:
+        """The import that binds ``name`` in ``path`` to a file of the checkout (a relative
+        path, a ``tsconfig`` alias, a module root), with that file; None otherwise."""
         for imp in js_imports(self._text(path), path=path):
             if name not in imp.names or imp.package.lower() == package.lower():
                 continue
             bare = not imp.specifier.startswith((".", "/"))  # `@/x` is no package name either
             for target in self._local_targets(path, imp.specifier, bare):
                 if (self.code.root / target).is_file():
-                    return self._js_exported(target, imp.names[name], package, depth + 1)
+                    return imp, target
         return None
 
     def _local_targets(self, path: str, specifier: str, bare: bool) -> list[str]:
@@ -802,21 +831,24 @@ def _owner(spec: str) -> str:
     return "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
 
 
+def _of_spec(spec: str, package: str, mine: Binding) -> Binding:
+    """``mine`` when the specifier names ``package``, another package's otherwise; the
+    project's own module (``./models``) is not known from here."""
+    if spec.startswith((".", "/")):
+        return Binding("unknown")
+    return mine if _owner(spec) == package else Binding("foreign")
+
+
 def _required(origin: str, package: str) -> Binding:
     """``require('pkg')`` held in a value (``{ zk: require('pkg') }``): the package itself."""
     spec = origin.partition(":")[2]
-    if spec.startswith((".", "/")):  # the project's own module: not known from here
-        return Binding("unknown")
-    return Binding("package", spec) if _owner(spec) == package else Binding("foreign")
+    return _of_spec(spec, package, Binding("package", spec))
 
 
 def _made(origin: str, package: str) -> Binding:
     """``require('pkg')(…)`` / ``require('pkg').make()``: an object the package made."""
     spec = origin.partition(":")[2]
-    if spec.startswith((".", "/")):  # what the project's own module made: not known here
-        return Binding("unknown")
-    owner = _owner(spec)
-    return Binding("local-package", owner) if owner == package else Binding("foreign")
+    return _of_spec(spec, package, Binding("local-package", _owner(spec)))
 
 
 __all__ = ["SymbolHit", "SymbolResult", "SymbolSearch"]

@@ -72,9 +72,13 @@ class Signatures:
         out.update(self.literals.get(interface, {}))
         return out
 
+    def overloads(self, name: str) -> list[list[Param]]:
+        """The signatures of ``name`` (``default``: the one ``export =`` names)."""
+        return self.functions.get(self.default if name == "default" else name, [])
+
     def function(self, name: str) -> list[Param] | None:
         """The parameters of ``name`` when it has one signature (overloads: None)."""
-        overloads = self.functions.get(self.default if name == "default" else name, [])
+        overloads = self.overloads(name)
         return overloads[0] if len(overloads) == 1 else None
 
 
@@ -268,9 +272,7 @@ def positional_limit(old: Signatures, new: Signatures, function: str) -> tuple[i
     """(the most positional arguments the old release's signatures of ``function`` took, the
     most the new one's take) when the new one takes fewer: a call passing more breaks. None
     when either is unknown or a signature takes a rest parameter."""
-    name_old = old.default if function == "default" else function
-    name_new = new.default if function == "default" else function
-    before, after = old.functions.get(name_old), new.functions.get(name_new)
+    before, after = old.overloads(function), new.overloads(function)
     if not before or not after:
         return None
     if any(p.name.startswith("...") for o in [*before, *after] for p in o):
