@@ -159,6 +159,30 @@ _THROWS_UNLESS = re.compile(
 )
 
 
+# "remove deprecated v4 string parameter": the callable named in plain words before the kind
+_NAMED_KIND_PARAM = re.compile(
+    r"\b(?:remov(?:e|ed|es)|drop(?:s|ped)?)\s+(?:the\s+)?(?:(?:deprecated|legacy|old)\s+)?"
+    r"(?!(?:deprecated|legacy|old|unused|extra|optional|first|second|third|last|trailing|"
+    r"positional|named|single|an?|the)\s)`?(?P<name>[A-Za-z_$][\w$]{1,40}(?:\.[A-Za-z_$][\w$]{0,40})?)(?:\(\))?`?(?:'s)?\s+"
+    r"(?P<kind>\w{2,12})\s+(?:parameter|argument|param|arg)s?\b",
+    re.I,
+)
+
+
+def _named_kind_parameter(sentence: str) -> list[Candidate]:
+    """Calls of the callable a sentence names in plain words before the kind of argument it
+    no longer takes ("remove deprecated `v4` string parameter")."""
+    m = _NAMED_KIND_PARAM.search(sentence)
+    if m is None:
+        return []
+    kinds = [k for k, pattern in _VALUE_KINDS if re.fullmatch(pattern, m.group("kind"), re.I)]
+    name = searchable_name(m.group("name"))
+    leaf = name.split(".")[-1] if name else ""
+    if not kinds or not name or (len(leaf) > 2 and generic(leaf)):
+        return []  # a short name is one here: the sentence's shape says it is a callable
+    return [Candidate(name, "arg_kind", arg=kinds[0])]
+
+
 def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     """Calls of each named callable that pass a value of the kind the sentence says is no
     longer accepted ("plain strings are no longer accepted by `execute()`"), or of any other
@@ -181,7 +205,7 @@ def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     end = advice.start() if advice else len(sentence)
     funcs = [s for s in spans if s.start < end and (CALL.match(s.text) or DOTTED.match(s.text))]
     if len(kinds) != 1 or not funcs:
-        return []
+        return _named_kind_parameter(sentence)
     kind = kinds.pop()
     return [Candidate(callee(f.text), "arg_kind", arg=kind) for f in funcs]
 

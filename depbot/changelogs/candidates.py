@@ -74,9 +74,18 @@ _ESM_ONLY = re.compile(
 )
 _DEFAULT_EXPORT_GONE = re.compile(
     r"default\s+export\b.{0,200}?\b(removed|gone|no\s+longer|any\s*more|dropped)|"
-    r"\bno\s+default\s+export\b|there\s+is\s+no\s+default\s+export"
+    r"\bno\s+(?:more\s+|longer\s+an?\s+)?default\s+export\b|there\s+is\s+no\s+default\s+export"
     r"|\b(remov(e|ed|es)|drop(s|ped)?|delet(e|ed|es))\s+(the\s+)?(callable\s+|module\s+)?default\s+export"
     r"|\b(module|package|export)\s+(itself\s+)?(is\s+)?no\s+longer\s+callable\b",
+    re.I,
+)
+# "remove deep requires", "deep imports are no longer supported": every `pkg/sub` import
+_DEEP_IMPORTS_GONE = re.compile(
+    r"\b(?:remov(?:e|ed|es|ing)|drop(?:s|ped)?|delet(?:e|ed|es))\s+(?:the\s+|support\s+for\s+)?"
+    r"deep\s+(?:requires?|imports?|requiring|importing)\b"
+    r"|\bdeep\s+(?:requires?|imports?|requiring|importing)\s+(?:\w+\s+){0,4}?"
+    r"(?:(?:is|are|were|has\s+been|have\s+been)\s+)?(?:removed|dropped|no\s+longer\s+"
+    r"(?:supported|work|possible|allowed)|not\s+supported)\b",
     re.I,
 )
 # "feat(x): explicit import <pkg> (BREAKING CHANGE)": the package must be imported by name
@@ -204,6 +213,8 @@ def _package_candidates(text: str, package: str) -> list[Candidate]:
         _EXPLICIT_IMPORT.search(text) and EXPLICIT_BREAKING.search(text)
     ):
         cands.append(Candidate(package, "default_import"))
+    if package and _DEEP_IMPORTS_GONE.search(text):
+        cands.append(Candidate(package, "subpath"))  # any `pkg/…` entry point
     return cands
 
 

@@ -74,16 +74,23 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+def _series(v: Version) -> tuple[int, ...]:
+    """The releases one breaking step covers: a major, or a 0.x minor (0.95 may break 0.21)."""
+    return (v.major,) if v.major else (0, v.minor)
+
+
 def guide_section(
-    text: str, major: int, limit: int = MAX_GUIDE_LINES
+    text: str, major: int, limit: int = MAX_GUIDE_LINES, minor: int | None = None
 ) -> tuple[str, str, int, int] | None:
     """``(heading, body, first line, last line)`` (1-based) of a guide for ``major``: the
     section whose heading names that major (``Upgrading to 3.0``, ``From v2 to v3``; of several,
     the first that says it breaks: ``v3 breaking changes``, ``Removed in 3.0``), else the
     whole guide when no heading names a version; None when headings name only other
-    versions (the guide of another major). At most ``limit`` lines."""
+    versions (the guide of another major). At most ``limit`` lines. For a 0.x series,
+    ``minor`` too: "Upgrading to version 0.95.0+" is the guide of 0.95."""
     lines = text.splitlines()
-    names = re.compile(rf"(?<![\d.])v?{major}(?:\.(?:\d+|x))*(?![\d])", re.IGNORECASE)
+    series = rf"{major}\.{minor}" if major == 0 and minor is not None else str(major)
+    names = re.compile(rf"(?<![\d.])v?{series}(?:\.(?:\d+|x))*(?![\d])", re.IGNORECASE)
     heads = _headings(lines)
     ranked = sorted(  # of the headings naming the major, one that says it breaks comes first
         range(len(heads)), key=lambda n: not _SAYS_BREAKS.search(heads[n][2])
@@ -91,7 +98,7 @@ def guide_section(
     for n in ranked:
         start, level, title = heads[n]
         target = re.split(r"\bto\b", title, flags=re.IGNORECASE)[-1]  # "from 2.x to 3.0": 3
-        since = _FROM_ONLY.search(title)  # "Migrating from v14": the guide to 15
+        since = major and _FROM_ONLY.search(title)  # "Migrating from v14": the guide to 15
         if names.search(target) and not since or since and int(since.group(1)) + 1 == major:
             end = len(lines)
             for nxt, lvl, _t in heads[n + 1 :]:
@@ -253,13 +260,14 @@ class FolderSource:
         """The first release of each major of a major update (the new one first, then the
         ones crossed on the way, at most ``MAX_GUIDED_MAJORS``) whose notes are missing,
         short, or point to a guide."""
-        if update_type(run.eco, run.old, run.new) != "major":
+        low = _series(run.lo)
+        if update_type(run.eco, run.old, run.new) != "major" and _series(run.hi) == low:
             return []
         wanted = []
-        for major in sorted({v.major for v in run.needed} | {run.hi.major}, reverse=True):
-            if major <= run.lo.major or len(wanted) >= MAX_GUIDED_MAJORS:
+        for series in sorted({_series(v) for v in run.needed} | {_series(run.hi)}, reverse=True):
+            if series <= low or len(wanted) >= MAX_GUIDED_MAJORS:
                 continue
-            of_major = sorted(v for v in run.needed if v.major == major)
+            of_major = sorted(v for v in run.needed if _series(v) == series)
             firsts = [v for v in of_major if not v.is_prerelease] or of_major  # 15.0.0, not -beta.1
             first = firsts[0] if firsts else run.hi
             found = run.found.get(first)
@@ -308,7 +316,7 @@ class FolderSource:
                 continue
             text, url = got
             ref = tag or run.branches.get(repo) or "the default branch"
-            found = guide_section(text, first.major)
+            found = guide_section(text, first.major, minor=first.minor)
             if found is None or not found[1]:
                 run.tried.append(f"{path} (an upgrade guide of other versions)")
                 continue

@@ -100,6 +100,8 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         return f'`{s}()` behaves differently since {version}: "{_quoted(entry)}"'
     if kind == "arg_kind" and (cand.arg or "").startswith("non-"):
         return f"`{s}()` now throws unless given a {cand.arg[4:]} ({version})"
+    if kind == "subpath" and s == package:
+        return f"{package} {version} no longer serves deep imports (`{package}/…` entry points)"
     if kind == "positional" and entry is not None and _KEYWORD_ONLY.search(entry.item):
         return f"`{s}()` takes its parameters by keyword only since {version}"
     return {
@@ -153,6 +155,8 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             parts.append(esm_only_fix(package))
         elif kind == "required_arg":
             parts.append(f"Pass `{cand.arg}` explicitly in every call of `{s}()`.")
+        elif kind == "subpath" and s == package:
+            parts.append(f"Import from `{package}` itself instead of its deep paths.")
         elif kind == "subpath":
             parts.append(f"Replace `require('{s}')` with the named export of the package root.")
         elif kind == "positional":

@@ -791,7 +791,11 @@ class SymbolSearch:
                     continue
             elif kind == "subpath":
                 spec = symbol.strip("'\"")
-                if (
+                if spec == package:  # "deep requires removed": any entry point below the root
+                    if not site.module.startswith(spec + "/"):
+                        continue
+                    why = f"{site.style} of '{site.module}' (a deep import)"
+                elif (
                     site.module == spec
                     or site.module in (f"{spec}.js", f"{spec}/index.js")
                     or site.module.startswith(spec + "/")

@@ -152,3 +152,26 @@ def test_a_rename_in_words_under_a_breaking_heading(text, gone, new):
 
     cands, news = extract_candidates(text, context="Breaking changes", package="p")
     assert [c.symbol for c in cands] == gone and news == new
+
+
+def test_module_shape_items_of_the_whole_package():
+    # "no more default export", "remove deep requires": the package's import forms
+    no_default = "For native ESM usage in Node.js only named exports are exposed, there is no more default export."
+    assert cands(no_default, package="idgen", names=("idgen",)) == [("idgen", "default_import")]
+    assert cands("remove deep requires (daf72b8)", package="idgen", names=("idgen",)) == [
+        ("idgen", "subpath")
+    ]
+    assert ("idgen", "subpath") in cands(
+        "Deep imports are no longer supported.", package="idgen", names=("idgen",)
+    )
+    assert cands("add deep imports for the locales", package="idgen", names=("idgen",)) == []
+
+
+def test_a_callable_named_in_plain_words_before_the_kind_it_no_longer_takes():
+    assert cands("remove deprecated v4 string parameter (88ce3ca)") == [
+        ("v4", "arg_kind", "string")
+    ]
+    assert cands("Remove legacy `parse` string argument") == [("parse", "arg_kind", "string")]
+    # adjectives and articles are not callables
+    assert cands("remove the old function argument") == []
+    assert cands("drop the first string argument") == []

@@ -180,6 +180,26 @@ def test_upgrade_guide_section_of_the_target_major(up_dir):
     assert any("upgrade guide" in t for t in r.sources_tried)
 
 
+def test_a_zero_major_minor_step_is_read_in_its_guide(up_dir):
+    # 0.21 -> 0.95 is a breaking step (semver 0.x), though its update type is "minor": the
+    # changelog points to the guide, whose section for 0.95 (not 0.21's) becomes the notes
+    root = "npm/qb"
+    write(up_dir, f"{root}/meta.json", meta("o/qb", ["0.21.5", "0.95.0", "0.95.2"]))
+    write(up_dir, f"{root}/CHANGELOG.md",
+          "# Changelog\n\n## 0.95.2\n\n- fix x\n\n## 0.95.0\n\n"
+          "- Note: many breaking changes, see `UPGRADING.md`.\n\n## 0.21.5\n\n- y\n")  # fmt: skip
+    write(up_dir, f"{root}/UPGRADING.md",
+          "## Upgrading\n\n### Upgrading to version 0.95.0+\n\n- `qb.rawStatic()` was removed.\n\n"
+          "### Upgrading to version 0.21.0+\n\n- `qb.older()` was removed.\n")  # fmt: skip
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("npm", "qb", "0.21.5", "0.95.2")
+        minor = f.fetch("npm", "qb", "0.95.0", "0.95.2")  # one series: no guide wanted
+    guide = [s for s in r.sections if s.source.endswith("/UPGRADING.md")]
+    assert guide and "rawStatic" in guide[0].body and "older" not in guide[0].body
+    assert not any(s.source.endswith("/UPGRADING.md") for s in minor.sections)
+
+
 def test_a_major_whose_release_notes_name_no_break_is_read_in_its_guide(up_dir):
     # the first release of the major (not its first beta) has bug fixes and features only:
     # its breaks are in the guide, whose one heading names the major it leaves
@@ -274,6 +294,9 @@ def test_guide_sections_by_major():
     guide = "# Upgrading\n\n## Upgrading to 3.0\n\n- a\n\n## Upgrading to 2.0\n\n- b\n"
     assert guide_section(guide, 3) == ("Upgrading to 3.0", "- a", 3, 6)
     assert guide_section(guide, 4) is None  # only other majors: not the notes of 4.0
+    zero = "### Upgrading to version 0.95.0+\n\n- g\n\n### Upgrading to version 0.21.0+\n\n- h\n"
+    assert guide_section(zero, 0, minor=95)[:2] == ("Upgrading to version 0.95.0+", "- g")
+    assert guide_section(zero, 0, minor=30) is None
     assert guide_section("# Migration\n\n- c\n", 5) == ("Migration", "# Migration\n\n- c", 1, 3)
     # a heading that names only the major it leaves is the guide to the next one
     leaving = "# Migrating from v14\n\n## A plugin is now required\n\n- d\n"

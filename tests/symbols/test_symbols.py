@@ -185,6 +185,18 @@ def test_subpath_entry_points(symbols):
     assert found(r) == [("js/ids.js", 1)]
 
 
+def test_deep_imports_of_the_whole_package(tmp_path):
+    # "remove deep requires": every `pkg/…` import, never the root's
+    write_tree(tmp_path, {
+        "a.js": "const v4 = require('idgen/v4');\n",
+        "b.mjs": "import { v1 } from 'idgen';\n",
+        "c.js": "const gen = require('idgen/lib/rng.js');\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search(SymbolQuery("npm", "idgen", "idgen", kind="subpath"))
+    assert found(r) == [("a.js", 1), ("c.js", 1)]
+
+
 def test_alias_of_another_package_does_not_count(symbols):
     r = symbols.search(SymbolQuery("npm", "lodash", "_.pluck"))
     assert found(r) == [("js/lo.js", 2)]
