@@ -42,6 +42,19 @@ _POSITIONAL = re.compile(
     r"no\s+longer\s+be\s+passed\s+positionally|keyword[- ]only|must\s+be\s+passed\s+(as|by)\s+keywords?",
     re.I,
 )
+# "Calling `stub` with three arguments will throw": calls with that many arguments or more
+_ARG_COUNT = re.compile(
+    r"\bcall(?:ing|s|ed)?\s+`(?P<f>[A-Za-z_$][\w$.]{0,60})(?:\([^`]{0,60}\))?`\s+with\s+"
+    r"(?P<more>more\s+than\s+)?(?P<n>[1-9]|one|two|three|four|five|six)\s+(?:or\s+more\s+)?"
+    r"(?:positional\s+)?(?:arguments?|args?|parameters?)\b",
+    re.I,
+)
+_COUNT_FAILS = re.compile(
+    r"\b(?:will\s+)?(?:throws?|raises?|fails?|errors?)\b|\bis\s+(?:no\s+longer\s+"
+    r"(?:supported|allowed|possible)|not\s+supported|an\s+error)\b|\b(?:has\s+been|was)\s+removed\b",
+    re.I,
+)
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _ASYNC = re.compile(
     r"\b(is|are)\s+now\s+async(hronous)?\b|\bnow\s+returns?\s+a\s+promise\b|\bnow\s+a\s+coroutine\b",
     re.I,
@@ -132,6 +145,14 @@ def call_form_candidates(sentence: str, spans: list[Span], package: str) -> list
     argument no longer understood): their candidates, or None when the sentence says none."""
     if _POSITIONAL.search(sentence):
         return _positional_candidates(sentence, spans)
+    counted = _ARG_COUNT.search(sentence)
+    if counted and _COUNT_FAILS.search(sentence, counted.end()):
+        n = counted["n"].lower()
+        count = int(n) if n.isdigit() else _NUMBERS[n]
+        allowed = count if counted["more"] else count - 1
+        name = searchable_name(counted["f"])
+        if name and not generic(name):
+            return [Candidate(name, "positional", max_positional=allowed)]
     if _CALLBACK.search(sentence) and _CALLBACK_GONE.search(sentence):
         subjects = [s for s in spans if CALL.match(s.text) or DOTTED.match(s.text)] or spans
         names = [n for n in (searchable_name(s.text) for s in subjects) if n]

@@ -175,3 +175,21 @@ def test_a_callable_named_in_plain_words_before_the_kind_it_no_longer_takes():
     # adjectives and articles are not callables
     assert cands("remove the old function argument") == []
     assert cands("drop the first string argument") == []
+
+
+def test_calls_with_a_number_of_arguments_that_now_fails():
+    from depbot.changelogs.candidates import extract_candidates
+
+    def counts(text):
+        found, _ = extract_candidates(text, package="mocker", import_names=("mocker",))
+        return [(c.symbol, c.kind, c.max_positional) for c in found]
+
+    assert counts(
+        "Calling `mocker.stub` with three arguments will throw an Error. This was deprecated"
+        " with `mocker@2` and has been removed with `mocker@3`"
+    ) == [("mocker.stub", "positional", 2)]
+    assert counts("Calling `spy.reset()` with more than one argument is no longer supported.") == [
+        ("spy.reset", "positional", 1)
+    ]
+    # no failure said: a note on how to call it, not a break
+    assert counts("Calling `mocker.stub` with three arguments is documented below.") == []
