@@ -6,6 +6,7 @@ in quotes), then only those files are parsed (``imports.py``). Built on ``CodeSe
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from depbot import ecosystems
@@ -15,8 +16,10 @@ from depbot.search.code import CodeSearch
 from depbot.search.imports import (
     js_imports,
     module_matches,
+    package_of,
     python_imports,
 )
+from depbot.search.lexical import STRING, is_config_file
 from depbot.search.oversized import import_pattern, skipped_line, too_big_users
 from depbot.search.scope import rust_escape, trim_line
 from depbot.search.sites import ImportReport, ImportSite
@@ -118,6 +121,31 @@ def where_python(cs: CodeSearch, eco: Ecosystem, dist: str) -> ImportReport:
     return ImportReport(eco.name, dist, names, sites, files, note)
 
 
+def _config_sites(
+    cs: CodeSearch, path: str, lines: list[str], package: str, import_lines: set[int]
+) -> list[ImportSite]:
+    """A tool's config file that names the package's modules as strings (``setupFiles:
+    ['pkg/cleanup']``, ``presets: ['pkg']``): the tool loads them, so each is a use
+    (style ``config``, no names bound); lines that import it are imports, not this."""
+    rx = re.compile(rf"""(['"`])({re.escape(package)}(?:/[^'"`\s]*)?)\1""")
+    lex = cs.lexmap(path)
+    out: list[ImportSite] = []
+    for n, text in enumerate(lines, 1):
+        if n in import_lines:
+            continue
+        for m in rx.finditer(text):
+            if lex.kind_at(n, m.start() + 2) != STRING:
+                continue
+            spec = m.group(2)
+            sub = (package_of(spec) or ("", ""))[1]
+            out.append(
+                ImportSite(path, n, m.start() + 1, trim_line(text, m.start() + 1,
+                           cs.settings.hit_width), spec, package, sub, {}, "config",
+                           None, False)
+            )  # fmt: skip
+    return out
+
+
 def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportReport:
     """JS/TS import sites of a package (``require``, ``import``, ``import()``, subpaths)."""
     rx = rf"['\"`]{rust_escape(package)}(?:/[^'\"`\s]*)?['\"`]"
@@ -129,6 +157,8 @@ def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportRepo
             continue
         found = [i for i in js_imports("\n".join(lines), path=path) if i.package == package]
         esm = cs.is_esm(path) if found else None
+        if is_config_file(path):
+            sites.extend(_config_sites(cs, path, lines, package, {i.line for i in found}))
         for imp in found:
             line_text = lines[imp.line - 1] if 0 < imp.line <= len(lines) else ""
             indented = bool(line_text) and line_text[:1] in " \t"

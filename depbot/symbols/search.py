@@ -763,6 +763,9 @@ class SymbolSearch:
             if kind == "module":
                 if ecosystems.get(ecosystem).language != "javascript":
                     continue
+                if site.style == "config":
+                    skip("named in a tool's config file")
+                    continue
                 if site.style == "require" and site.esm is not True:
                     why = f"require('{site.module}') in a CommonJS file"
                 elif site.style == "require":

@@ -422,6 +422,26 @@ def jsrepo(tmp_path: Path) -> Path:
     return root
 
 
+def test_a_tool_config_file_naming_the_package_as_strings_uses_it(tmp_path):
+    # jest.config.js: the tool loads the modules it names; a comment or another file's
+    # plain string is no use, and an import line is an import
+    root = tmp_path / "cfg"
+    write(root / "package.json", '{"name": "app", "devDependencies": {"domkit": "8"}}\n')
+    write(
+        root / "jest.config.js",
+        "// was: 'domkit/old-setup'\nconst kit = require('domkit/preset');\n"
+        "module.exports = { ...kit, setupFilesAfterEnv: ['domkit/cleanup', \"domkit\"] };\n",
+    )
+    write(root / "src" / "label.js", "const label = 'domkit/cleanup';\n")
+    rep = where_imported(CodeSearch(root, Settings()), "npm", "domkit")
+    got = [(s.path, s.line, s.module, s.subpath, s.style) for s in rep.sites]
+    assert got == [
+        ("jest.config.js", 2, "domkit/preset", "preset", "require"),
+        ("jest.config.js", 3, "domkit/cleanup", "cleanup", "config"),
+        ("jest.config.js", 3, "domkit", "", "config"),
+    ]
+
+
 def test_where_imported_npm_styles_subpaths_and_module_kind(jsrepo):
     cs = CodeSearch(jsrepo, Settings())
     rep = where_imported(cs, "npm", "uuid")

@@ -1,0 +1,1 @@
+afterEach(() => { /* unmount everything */ });
