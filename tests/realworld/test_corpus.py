@@ -34,10 +34,12 @@ from tests.helpers.realworld import CORPUS
 # with a loader's model object (sequelize-5). Then 7 written blind (NPM7-BLIND.md): 4 passed
 # at ce54306, one held-out false-safe (minimatch-9). 87 of 115. Then 9 written blind
 # (NPM9B-BLIND.md): 4 passed at e851551, no false-safe. 91 of 124. Stop 44: 10 written
-# blind (NPM10-BLIND.md): 5 passed at 5756182, one held-out false-safe (nodemailer-7). 96 of 134.
+# blind (NPM10-BLIND.md): 5 passed at 5756182, one held-out false-safe (nodemailer-7). 96 of 134;
+# 98 with calls of a counted number of arguments (sinon-3) and config files naming entries.
 # It only rises from here
-FLOOR = 96  # scenarios passed with --model rules (of 134)
-# expected affected, got not_affected: only these, each a held-out case that came in so; the list only shrinks (prettier-3 left it at stop 43: unknown)
+FLOOR = 98  # scenarios passed with --model rules (of 134)
+# expected affected, got not_affected: only these, each a held-out case that came in so;
+# the list only shrinks (prettier-3 left it at stop 43: unknown)
 KNOWN_FALSE_SAFE = {
     "npm-yargs-18-singleton-command-import",
     "npm-minimatch-9-default-export-removed-typescript",  # held out, NPM7-BLIND.md
