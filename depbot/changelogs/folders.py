@@ -259,7 +259,7 @@ class FolderSource:
     def _wants_guides(self, run: FetchState) -> list[Version]:
         """The first release of each major of a major update (the new one first, then the
         ones crossed on the way, at most ``MAX_GUIDED_MAJORS``) whose notes are missing,
-        short, or point to a guide."""
+        short, or point to a guide. Below 1.0 each minor is a series of its own (``_series``)."""
         low = _series(run.lo)
         if update_type(run.eco, run.old, run.new) != "major" and _series(run.hi) == low:
             return []
