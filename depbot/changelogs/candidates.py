@@ -398,6 +398,19 @@ def _removed_api_candidates(
     name = searchable_name(call.group(1) if call else raw)
     if not name:
         return []
+    span = spans[i]
+    whole = sentence[span.start : span.end].startswith("`") and not sentence[span.end :].startswith(
+        "."
+    )
+    if (
+        call
+        and whole
+        and "." not in name
+        and _squashed(name) in {_squashed(n) for n in scope.own_names}
+    ):
+        # "Remove deprecated `bodyParser()` middleware" of body-parser: the module called (a
+        # code span of its own; "usage like yargs().argv" in words is an example, not this)
+        return [Candidate(scope.package, "default_import")]
     if UPPER.match(name) and _CONFIGISH.search(sentence):
         return [Candidate(name, "config_key")]
     if scope.submodules and IDENT.match(name) and name.islower() and scope.import_names:

@@ -193,3 +193,18 @@ def test_calls_with_a_number_of_arguments_that_now_fails():
     ]
     # no failure said: a note on how to call it, not a break
     assert counts("Calling `mocker.stub` with three arguments is documented below.") == []
+
+
+def test_a_removed_call_of_the_packages_own_name_is_the_module_called():
+    # `bodyParser()` of body-parser: the module itself, called (under any local name)
+    text = "Remove deprecated `formParse()` combination middleware"
+    assert cands(text, package="form-parse", names=("form-parse",)) == [
+        ("form-parse", "default_import")
+    ]
+    # a member of it is a name as before
+    assert cands("Remove `formParse.text()`", package="form-parse", names=("form-parse",)) == [
+        ("formParse.text", "name")
+    ]
+    # a usage example in words, chained ("clikit().argv"), is not the module called
+    usage = "singleton usage of clikit clikit.foo, clikit().argv, has been removed."
+    assert ("clikit", "default_import") not in cands(usage, package="clikit", names=("clikit",))

@@ -36,9 +36,10 @@ from tests.helpers.realworld import CORPUS
 # (NPM9B-BLIND.md): 4 passed at e851551, no false-safe. 91 of 124. Stop 44: 10 written
 # blind (NPM10-BLIND.md): 5 passed at 5756182, one held-out false-safe (nodemailer-7). 96 of 134;
 # 98 with calls of a counted number of arguments (sinon-3) and config files naming entries.
-# Then 6 written blind (NPM6-BLIND.md): 1 passed at cc3cab7, no false-safe. 99 of 140.
+# Then 6 written blind (NPM6-BLIND.md): 1 passed at cc3cab7, no false-safe. 99 of 140;
+# 100 with a removed call of the package's own name read as the module called (body-parser-2).
 # It only rises from here
-FLOOR = 99  # scenarios passed with --model rules (of 140)
+FLOOR = 100  # scenarios passed with --model rules (of 140)
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown)
 KNOWN_FALSE_SAFE = {
