@@ -434,6 +434,8 @@ def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str)
         if (u.path, u.line) in seen or (change.kind, change.path, change.detail) in found:
             continue  # that change is a finding already, with the uses the join saw
         why = f"{fate.name} is used here; the new release removes it"
-        hit = SymbolHit(u.path, u.line, u.col, u.text, "code", "strong", why)
-        by_change.setdefault(change, []).append(hit)
+        for path, line, col, text in ((u.path, u.line, u.col, u.text), *u.also):
+            if (path, line) not in seen:  # each use of it, the first and the others
+                hit = SymbolHit(path, line, col, text, "code", "strong", why)
+                by_change.setdefault(change, []).append(hit)
     return [_finding(diff, c, artifact, hits) for c, hits in by_change.items()]

@@ -105,10 +105,15 @@ class StoredUses:
 
     def used(self, question: tuple[str, ...], make: Callable[[], list[UsedName]]) -> list[UsedName]:
         return self._kept(("used", *question), make, lambda got: [asdict(u) for u in got],
-                          lambda data: [UsedName(**u) for u in data])  # fmt: skip
+                          lambda data: [_used(u) for u in data])  # fmt: skip
 
     def names(self, question: tuple[str, ...], make: Callable[[], set[str]]) -> set[str]:
         return self._kept(("names", *question), make, sorted, _names)
+
+
+def _used(data: dict[str, Any]) -> UsedName:
+    also = tuple(tuple(place) for place in data.pop("also", ()))
+    return UsedName(**data, also=also)  # type: ignore[arg-type]
 
 
 def _report(data: dict[str, Any]) -> ImportReport:

@@ -81,7 +81,8 @@ class ApiDiff:
 @dataclass(frozen=True)
 class UsedName:
     """A name the checkout takes from a package, in the API model's spelling (``a.b.C``;
-    npm ``pkg:name``, ``pkg/sub:name``, or the module ``pkg/sub``), at its first use."""
+    npm ``pkg:name``, ``pkg/sub:name``, or the module ``pkg/sub``), at its first use (and the
+    others, ``also``, at most ``MAX_ALSO``)."""
 
     name: str
     path: str
@@ -92,3 +93,5 @@ class UsedName:
     col: int = 1
     text: str = ""  # the line, as the checkout has it
     guarded: bool = False  # an import the code is ready to see fail (``try``/``except``)
+    # its other uses, (path, line, col, text) each, in reading order: a draft cites them all
+    also: tuple[tuple[str, int, int, str], ...] = ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 
 from depbot.records.api import UsedName
 from depbot.search.import_sites import ImportReport, ImportSite
@@ -33,8 +34,21 @@ def _add(
     col: int = 1,
     guarded: bool = False,
 ) -> None:
-    if name and (name not in out or out[name].guarded and not guarded):
+    if not name:
+        return
+    old = out.get(name)
+    if old is None or old.guarded and not guarded:
         out[name] = UsedName(name, path, line, how, col, guarded=guarded)
+    elif (path, line) != (old.path, old.line) and len(old.also) < MAX_ALSO:
+        if all((path, line) != (p, n) for p, n, _c, _t in old.also):
+            out[name] = replace(old, also=(*old.also, (path, line, col, "")))
+
+
+MAX_ALSO = 60  # other uses kept per name (a draft cites each)
+
+
+def _line_of(lines: list[str], n: int) -> str:
+    return lines[n - 1].strip()[:300] if 0 < n <= len(lines) else ""
 
 
 def _with_text(used: dict[str, UsedName], texts: Mapping[str, str]) -> list[UsedName]:
@@ -43,7 +57,8 @@ def _with_text(used: dict[str, UsedName], texts: Mapping[str, str]) -> list[Used
     for u in used.values():
         got = lines.get(u.path, [])
         text = got[u.line - 1].strip()[:300] if 0 < u.line <= len(got) else ""
-        out.append(UsedName(u.name, u.path, u.line, u.how, u.col, text, u.guarded))
+        also = tuple((p, n, c, _line_of(lines.get(p, []), n)) for p, n, c, _t in u.also)
+        out.append(UsedName(u.name, u.path, u.line, u.how, u.col, text, u.guarded, also))
     return sorted(out, key=lambda u: (u.path, u.line, u.name))
 
 

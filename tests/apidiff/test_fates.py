@@ -77,6 +77,15 @@ def test_npm_exports_and_a_removed_member_reached_through_require(tmp_path: Path
     ] == [("export_removed", "strong", [("src/a.js", 3, "strong")])]
     guarded = [UsedName("lib:noCache", "src/a.js", 3, guarded=True)]
     assert fate_findings(diff, fates(diff, guarded), JoinResult([], [], []), "x") == []
+    # every use of the removed name is cited, not only its first
+    also = (("src/b.js", 7, 3, "lib.noCache()"), ("src/c.js", 1, 1, "x = lib.noCache"))
+    many = [UsedName("lib:noCache", "src/a.js", 3, "member", 9, "lib.noCache()", also=also)]
+    found = fate_findings(diff, fates(diff, many), JoinResult([], [], []), "x")
+    assert [(h.path, h.line) for h in found[0].hits] == [
+        ("src/a.js", 3),
+        ("src/b.js", 7),
+        ("src/c.js", 1),
+    ]
 
 
 def test_a_model_that_lists_no_names_resolves_none(tmp_path: Path):

@@ -151,3 +151,20 @@ def test_a_member_of_a_namespace_of_the_module_is_a_name_too(tmp_path: Path):
         "webpack:optimize.ChunksPlugin": "build/prod.js:3 member",
         "webpack:DefinePlugin": "build/prod.js:4 member",
     }
+
+
+def test_every_use_of_a_name_is_kept_beside_its_first(tmp_path: Path):
+    files = {
+        "a.ts": "import * as run from 'runner'\nawait run.shell('ls')\nawait run.shell('pwd')\n",
+        "b.ts": "import * as run from 'runner'\nrun.shell('x')\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    used = {u.name: u for u in SymbolSearch(CodeSearch(tmp_path, Settings())).used_names(
+        "npm", "runner")}  # fmt: skip
+    shell = used["runner:shell"]
+    assert (shell.path, shell.line) == ("a.ts", 2)
+    assert [(p, n, t) for p, n, _c, t in shell.also] == [
+        ("a.ts", 3, "await run.shell('pwd')"),
+        ("b.ts", 2, "run.shell('x')"),
+    ]
