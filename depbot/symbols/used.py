@@ -109,6 +109,39 @@ def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: in
         _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
 
 
+# `const { data, revalidate: again } = useThing<T>(…)`: keys taken from what a call returned
+_DESTRUCTURED_CALL = re.compile(
+    r"(?<![\w$.])(?:const|let|var)\s*\{([^{}=;]{1,300})\}\s*=\s*(?:await\s+)?"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)\s*(?:<[^;()]{0,120}>\s*)?\("
+)
+_KEY = re.compile(r"\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)")
+
+
+def _destructured_results(
+    out: dict[str, UsedName], text: str, path: str, local: str, name: str, through: bool
+) -> None:
+    """Each key of an object pattern given the result of a call of ``local`` (with
+    ``through``, of its member ``local.f``): ``name().key`` (``name:f().key``), a member of
+    what the call returned."""
+    for m in _DESTRUCTURED_CALL.finditer(text):
+        callee = m.group(2)
+        if through and callee.startswith(local + "."):
+            maker = f"{name}:{callee[len(local) + 1 :]}"
+        elif not through and callee == local:
+            maker = name
+        else:
+            continue
+        offset = m.start(1)
+        for entry in m.group(1).split(","):
+            key = _KEY.match(entry)
+            if key and not entry.lstrip().startswith("..."):
+                at = offset + key.start(1)
+                line = text.count("\n", 0, at) + 1
+                col = at - (text.rfind("\n", 0, at) + 1) + 1
+                _add(out, f"{maker}().{key.group(1)}", path, line, "member", col)
+            offset += len(entry) + 1
+
+
 def _made_members(
     out: dict[str, UsedName],
     text: str,
@@ -120,9 +153,11 @@ def _made_members(
     """The members used of what ``local`` makes: ``const c = local()`` / ``new local()`` (the
     name ``name``, ``pkg:createClient``), or with ``through`` ``local.f()`` / ``new local.P()``
     (``name`` the module, ``pkg``): ``c.head`` is ``pkg:createClient().head`` /
-    ``pkg:new Pool().head`` (``name`` ``pkg:default``: ``pkg:new default().head``)."""
+    ``pkg:new Pool().head`` (``name`` ``pkg:default``: ``pkg:new default().head``); a key of
+    ``const { head } = local()`` is one too."""
     word = re.escape(local)
     if not through:
+        _destructured_results(out, text, site.path, local, name, through)
         for m in re.finditer(rf"(?<![\w$.]){word}\s*(?:<[^;()]*>)?\(", text):
             if text[max(0, m.start() - 4) : m.start()] != "new ":
                 _returned(out, text, site.path, name, m.start())
@@ -135,6 +170,7 @@ def _made_members(
     ):
         made = f"{name}:{'new ' if m.group(1) else ''}{m.group(2)}"
         _returned(out, text, site.path, made, m.start())
+    _destructured_results(out, text, site.path, local, name, through)
 
 
 def _module_key(site: ImportSite) -> str:

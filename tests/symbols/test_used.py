@@ -101,6 +101,17 @@ def test_members_of_what_a_call_of_the_package_returns(tmp_path: Path):
     assert used["httpkit:connect().close"] == "src/b.js:3 member"
 
 
+def test_keys_destructured_from_what_a_call_of_the_package_returns(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/a.tsx": "import useThing from 'hk';\n\nconst { data: sub, revalidate } = useThing<Sub>(\n"
+                     "  key,\n);\n",
+        "src/b.js": "const hk = require('hk');\nconst { mutate } = await hk.connect();\n",
+    }, "npm", "hk")  # fmt: skip
+    assert used["hk:default().data"] == "src/a.tsx:3 member"
+    assert used["hk:default().revalidate"] == "src/a.tsx:3 member"
+    assert used["hk:connect().mutate"] == "src/b.js:2 member"
+
+
 def test_members_of_what_new_makes_of_a_class_of_the_package(tmp_path: Path):
     used = _used(tmp_path, {
         "src/a.ts": "import { Pool } from 'poolkit';\nconst pool = new Pool(4);\npool.drain();\n",

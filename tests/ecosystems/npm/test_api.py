@@ -314,6 +314,32 @@ def test_a_result_the_new_release_no_longer_models_hides_its_members_not_removes
     assert not [c for c in diff.changes if "()." in c.detail]
 
 
+def test_what_a_hook_returns_is_read_across_the_release_files(tmp_path):
+    # old: a function in another file, exported again as the default, returning an object
+    # type alias of a third file; new: a constant typed by a callable interface of the
+    # package's own entry point `hk/_internal`, exported as the default
+    manifest = {"name": "hk", "main": "index.js", "types": "index.d.ts"}
+    old = _package(tmp_path / "old", manifest, {
+        "index.d.ts": "import { default as useThing } from './use-thing';\nexport default useThing;\n",
+        "use-thing.d.ts": "import { Response } from './types';\n"
+                          "declare function useThing(key: string): Response<any>;\nexport default useThing;\n",
+        "types.d.ts": "export declare type Response<D> = { data?: D; revalidate: () => void };\n",
+    })  # fmt: skip
+    new = _package(tmp_path / "new", {**manifest, "exports": {
+        ".": {"types": "./index.d.ts"}, "./_internal": {"types": "./internal/index.d.ts"}}}, {
+        "index.d.ts": "import { Hook } from 'hk/_internal';\ndeclare const useThing: Hook;\n"
+                      "export { useThing as default };\n",
+        "internal/index.d.ts": "interface Response<D> { data?: D; mutate(): void }\n"
+                               "interface Hook { <D = any>(key: string): Response<D>; }\n"
+                               "export { Hook, Response };\n",
+    })  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert {"hk:default()", "hk:default().data", "hk:default().revalidate"} <= set(diff.old_api)
+    assert {"hk:default()", "hk:default().mutate"} <= set(diff.new_api)
+    removed = sorted(c.detail for c in diff.changes if c.kind == "export_removed")
+    assert removed == ["default().revalidate"]
+
+
 def test_an_mjs_file_is_a_deep_path_by_its_full_name(tmp_path):
     old = _package(tmp_path / "old", {"name": "cm", "main": "index.js"},
                    {"index.js": "", "esm.mjs": "export const a = 1;\n", "lib/x.js": ""})  # fmt: skip

@@ -12,6 +12,7 @@ CommonJS (``module.exports = {…}``, ``exports.x =``, ``Object.defineProperty(e
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -357,8 +358,58 @@ def file_exports(
     names |= _members_of_exported(program)
     made = Instances(parse, lambda base, spec: _resolve(base, spec, root)).members(file, program)
     names |= {UNSEEN} if made is None else made
-    names |= returned_members(program, names)  # `createClient().head`: what a call returns
+    names |= returned_members(program, names, _loader(ctx))  # `createClient().head`
     return names - {"", "__esModule"}
+
+
+def _loader(
+    ctx: _Context,
+) -> Callable[[str], tuple[tree_sitter.Node, Callable[[], set[str]]] | None]:
+    """Another file of the release, as ``returned_members`` reads it: its parse and its names
+    (read on demand, one level deeper), for a relative or a self-referencing specifier."""
+
+    def load(spec: str) -> tuple[tree_sitter.Node, Callable[[], set[str]]] | None:
+        target = _resolve(ctx.file, spec, ctx.root) if spec.startswith(".") else None
+        if target is None and not spec.startswith("."):
+            target = _self_resolve(ctx.root, spec)
+        program = parse(target) if target is not None and ctx.depth < MAX_DEPTH else None
+        if target is None or program is None:
+            return None
+        return program, lambda: file_exports(target, ctx.root, ctx.depth + 1, set(), ctx.foreign)
+
+    return load
+
+
+def _self_resolve(root: Path, spec: str) -> Path | None:
+    """The declaration file of one of the package's own entry points (``pkg/_internal``), as
+    its ``exports`` map (a ``types`` condition first) or its folders give it."""
+    try:
+        manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = manifest.get("name") if isinstance(manifest, dict) else None
+    if not isinstance(name, str) or not (spec == name or spec.startswith(name + "/")):
+        return None
+    sub = "." + spec[len(name) :]
+    exports = manifest.get("exports")
+    entry = exports.get(sub) if isinstance(exports, dict) else None
+    targets: list[str] = []
+
+    def walk(value: object, typed: bool) -> None:
+        if isinstance(value, str):
+            targets.append(value) if typed or value.endswith(
+                (".d.ts", ".d.mts", ".d.cts")
+            ) else None
+        elif isinstance(value, dict):
+            for key in sorted(value, key=lambda k: k != "types"):
+                walk(value[key], typed or key == "types")
+
+    walk(entry, False)
+    for rel in [*targets, f"{sub}/index.d.ts", f"{sub}.d.ts"]:
+        found = _resolve(root / "package.json", rel if rel.startswith(".") else "./" + rel, root)
+        if found is not None:
+            return found
+    return None
 
 
 def _members_of_exported(program: tree_sitter.Node) -> set[str]:

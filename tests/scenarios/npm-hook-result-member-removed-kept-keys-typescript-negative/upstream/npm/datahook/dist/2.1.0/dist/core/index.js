@@ -1,0 +1,3 @@
+const { useData } = require('../_internal');
+module.exports = useData;
+module.exports.default = useData;
