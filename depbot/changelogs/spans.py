@@ -82,7 +82,11 @@ _CONTEXT_BEFORE = re.compile(
     r"|many\s+|other\s+|all\s+)*$",
     re.I,
 )
-_OLD_BEFORE = re.compile(r"\binstead\s+of\s*(the\s+)?$|\bsuch\s+as\s*$|\be\.g\.\s*$", re.I)
+_OLD_BEFORE = re.compile(
+    r"\binstead\s+of\s*(the\s+)?$|\bsuch\s+as\s*$|\be\.g\.\s*$"
+    r"|\b(removal|deletion|dropping|removing)\s+of\s*(the\s+)?$",  # "Removal of `x`": what goes
+    re.I,
+)
 _NEW_AFTER = re.compile(
     r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)", re.I
 )

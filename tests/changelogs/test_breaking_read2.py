@@ -208,3 +208,9 @@ def test_a_removed_call_of_the_packages_own_name_is_the_module_called():
     # a usage example in words, chained ("clikit().argv"), is not the module called
     usage = "singleton usage of clikit clikit.foo, clikit().argv, has been removed."
     assert ("clikit", "default_import") not in cands(usage, package="clikit", names=("clikit",))
+
+
+def test_removal_of_a_name_makes_it_the_removed_one():
+    # "of" usually marks context ("the `a` option of `f`"); after "removal" it is the object
+    assert cands("Removal of `getCurrentHub()`") == [("getCurrentHub", "name")]
+    assert cands("Removal of `Span` class export from SDK packages") == [("Span", "name")]
