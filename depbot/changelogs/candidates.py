@@ -278,12 +278,20 @@ def _listed_names(sentence: str) -> list[Candidate]:
     return [Candidate(w, kind, of=m.group(1) or "" if kind == "parameter" else "") for w in words]
 
 
+# "we no longer support passing `x`", "dropped support for using `y`": that use is gone
+_USE_DROPPED = re.compile(
+    r"\b(?:no\s+longer\s+supports?|(?:dropped|removed)\s+(?:the\s+)?support\s+for)\s+"
+    r"(?:passing|using|calling|setting|providing)\b",
+    re.I,
+)
+
+
 def _removal_reading(sentence: str, removal_ctx: bool) -> tuple[bool, bool]:
     """``(removal, names_allowed)``: whether the sentence says something is gone, and whether
     the plain names it mentions are (not when it only deprecates them, changes their
     behaviour or their types, or announces a future removal)."""
     gone = is_gone_no_longer(sentence)
-    removal = bool(REMOVAL_PHRASE.search(sentence)) or gone is True
+    removal = bool(REMOVAL_PHRASE.search(sentence) or _USE_DROPPED.search(sentence)) or gone is True
     behaviour_only = gone is False and not REMOVAL_PHRASE.search(sentence)
     names_allowed = (removal or removal_ctx) and not behaviour_only
     if deprecates_only(sentence):

@@ -87,6 +87,12 @@ _OLD_BEFORE = re.compile(
     r"|\b(removal|deletion|dropping|removing)\s+of\s*(the\s+)?$",  # "Removal of `x`": what goes
     re.I,
 )
+# "Dropped support for passing the `x` option": what the code may no longer pass or use
+_GONE_USE_BEFORE = re.compile(
+    r"\b(?:support\s+for|no\s+longer(?:\s+supports?)?|stop(?:ped)?)\s+(?:passing|using|calling|"
+    r"setting|providing)\s+(?:the\s+|a\s+|an\s+)?$",
+    re.I,
+)
 _NEW_AFTER = re.compile(
     r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)", re.I
 )
@@ -124,7 +130,10 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
             else sentence[s.end : s.end + 40]
         )
         role, owner = "old", ""
-        if _OLD_BEFORE.search(before):
+        if _GONE_USE_BEFORE.search(before):
+            if _PARAM_AFTER.search(after) and "." not in s.text:
+                role, owner = "param", _owner_of_param(sentence, spans, i)
+        elif _OLD_BEFORE.search(before):
             role = "old"
         elif _NEW_AFTER.search(after):
             role = "new"
@@ -152,6 +161,11 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
         elif re.search(r"\(\s*which\s+was\s*$", before, re.I) or _OTHER_VERB_AFTER.match(after):
             role = "context"  # "(which was `x`)", "`<Route>` renders the ...": not what is removed
         out.append((role, owner))
+    # "the `x` option to the `Server` constructor": the owner named after a parameter is
+    # where it goes, not a replacement
+    for i in range(1, len(spans)):
+        if out[i - 1][0] == "param" and out[i - 1][1] and out[i - 1][1] == callee(spans[i].text):
+            out[i] = ("context", "")
     # "the `a`, `b` and `c` options were removed": the role word after the last of a list
     # names them all
     for i in range(len(spans) - 2, -1, -1):

@@ -411,9 +411,18 @@ _GIVEN_TO = re.compile(
 )
 
 
+# "The `mocks` option of the `ApolloServer` constructor now uses …": calls passing it
+_OPTION_OF_NOW = re.compile(
+    r"(`+)@?([A-Za-z_$][\w$]*)\1\s+(?:option|argument|parameter|setting)\s+(?:of|to|for)\s+"
+    r"(?:the\s+)?(`+)@?([A-Za-z_$][\w$.]*)(?:\(\))?\3(?:\s+(?:constructor|function|method|call))?"
+    r"\s+(?:now|no\s+longer)\b",
+    re.I,
+)
+
+
 def conditional_candidates(sentence: str) -> list[Candidate]:
     """``behaviour`` of a callable, ``arg`` the argument whose calls alone it reaches."""
-    m = _GIVEN_TO.search(sentence)
+    m = _GIVEN_TO.search(sentence) or _OPTION_OF_NOW.search(sentence)
     if m is None:
         return []
     name = searchable_name(callee(m.group(4)))

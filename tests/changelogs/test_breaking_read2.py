@@ -214,3 +214,19 @@ def test_removal_of_a_name_makes_it_the_removed_one():
     # "of" usually marks context ("the `a` option of `f`"); after "removal" it is the object
     assert cands("Removal of `getCurrentHub()`") == [("getCurrentHub", "name")]
     assert cands("Removal of `Span` class export from SDK packages") == [("Span", "name")]
+
+
+def test_support_dropped_for_passing_an_option_is_that_option_removed():
+    text = "Dropped support for passing the `schemaDirectives` option to the `Server` constructor."
+    assert cands(text) == [("schemaDirectives", "parameter", "Server")]
+    assert cands("We no longer support passing the `verbose` flag to `run()`.") == [
+        ("verbose", "parameter", "run")
+    ]
+
+
+def test_an_option_of_a_callable_that_now_behaves_otherwise_reaches_calls_passing_it():
+    text = (
+        "The `mocks` option of the `Gateway` constructor now uses another mocking library,"
+        " which causes some breaking changes."
+    )
+    assert cands(text) == [("Gateway", "behaviour", "mocks")]
