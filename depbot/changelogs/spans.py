@@ -71,7 +71,8 @@ _NEW_BEFORE = re.compile(
     r"(\buse|\busing|\bcall(ing)?|\bpass(ing)?|\bby|\bto|\bbecomes?|\bcalled|\bnamed|\bprefer|"
     r"\bfavou?r\s+of|\breplaced\s+(by|with)|\binstead:?|\bexported\s+as|\bavailable\s+as|"
     r"\bthe\s+named(\s+export)?|\bread\s+the\s+value\s+from|\bimport\s+(them|it)\s+from|"
-    r"\bmigrate\s+to|\bswitch\s+to|\bmove\s+to|\bconvert\b.*\bto)\s*[:,]?\s*(the\s+|a\s+|an\s+|new\s+)*$",
+    r"\bmigrate\s+to|\bswitch\s+to|\bmove\s+to|\bconvert\b.*\bto|\bintroduc(?:es|ed|e|ing)\s+a\s+new)"
+    r"\s*[:,]?\s*(the\s+|a\s+|an\s+|new\s+)*$",
     re.I,
 )
 _CONTEXT_BEFORE = re.compile(

@@ -41,6 +41,25 @@ SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shap
 _PATCH_CALL = re.compile(r"(?:\bpatch|\bsetattr)\s*\(\s*[rbu]?['\"]$")
 
 
+_JSX_OPEN = re.compile(r"<([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*\.[A-Za-z_$][\w$.]*)\s")
+
+
+def _jsx_tag(text: str, at: int, leaf: str) -> str:
+    """The component whose opening tag holds an attribute ``leaf`` at offset ``at``
+    (``<AnimatePresence exitBeforeEnter>`` → ``AnimatePresence``); "" for anything else
+    (a lower-case DOM element, a name outside a tag)."""
+    after = text[at + len(leaf) : at + len(leaf) + 1]
+    if text[at : at + len(leaf)] != leaf or after not in ("", " ", "=", "/", ">", "\n", "\t", "\r"):
+        return ""
+    if at == 0 or not text[at - 1].isspace():
+        return ""
+    start = text.rfind("<", max(0, at - 600), at)
+    if start < 0 or ">" in text[start:at].replace("=>", ""):
+        return ""
+    m = _JSX_OPEN.match(text, start)
+    return m.group(1) if m else ""
+
+
 def own_config_file(path: str, package: str) -> bool:
     """Whether ``path`` is the package's own configuration file, named after it:
     ``.stylelintrc``, ``.stylelintrc.json``, ``stylelint.config.js``, ``.mocharc.yml``."""
@@ -328,6 +347,17 @@ class Matcher(CallShapeRules):
             if self.kind == "name" and self._qual_ok(f"{site.module}.{self.leaf}"):
                 return "strong", f"imports {self.leaf} from '{site.module}'"
             return None  # the import itself; call-shape kinds look at the calls
+        tag = (
+            _jsx_tag(text, starts[h.line - 1] + h.col - 1, self.leaf)
+            if h.line <= len(starts)
+            else ""
+        )
+        if tag and self.kind in ("name", "parameter", "behaviour"):  # `<Presence exitFirst>`
+            b = self._js_chain_binding(h.path, tuple(tag.split(".")))
+            if b.kind not in ("package", "local-package"):
+                self.skip("a prop of a component not the package's")
+                return None
+            return self._owner_ok(b, tuple(tag.split(".")), h.path, f"passes the {self.leaf} prop")
         use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
         if use is None:
             self.skip("not a use of the name")
@@ -359,7 +389,10 @@ class Matcher(CallShapeRules):
                     return "weak", why
                 self.skip("option outside a call")
                 return None
-            b = self._js_chain_binding(h.path, use.func_chain)
+            if use.func_chain[:2] == ("require", "()"):  # require('pkg').build({ watch })
+                b = self._inline_require(h, use.func_chain[2:], within=True)
+            else:
+                b = self._js_chain_binding(h.path, use.func_chain)
             return self._owner_ok(b, use.func_chain, h.path, f"passes the {self.leaf} option")
         if use.kind == "property":
             callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
@@ -475,16 +508,20 @@ class Matcher(CallShapeRules):
             return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
         return None
 
-    def _inline_require(self, h: Any, rest: tuple[str, ...]) -> Binding:
+    def _inline_require(self, h: Any, rest: tuple[str, ...], within: bool = False) -> Binding:
         """``require('pkg').fn()`` on the line of the hit: the package's module object, when
-        the import report has that bare ``require`` there (else nothing known)."""
+        the import report has that bare ``require`` there (else nothing known). ``within``:
+        the hit sits inside that call's arguments, so the ``require`` is the nearest one at
+        or above its line (``require('pkg').build({\n  watch: …``)."""
         rep = self.o.report(self.eco, self.package)
-        for site in rep.sites:
-            if site.path == h.path and site.line == h.line and site.style == "require":
-                if not site.names:
-                    sub = f"/{site.subpath}" if site.subpath else ""
-                    members = [p for p in rest if p not in ("()", "[]")]
-                    return Binding("package", ".".join([f"{self.package}{sub}", *members]))
+        bare = [s for s in rep.sites if s.path == h.path and s.style == "require" and not s.names]
+        if within:
+            bare = [max((s for s in bare if s.line <= h.line), key=lambda s: s.line, default=None)]
+        for site in bare:
+            if site is not None and (within or site.line == h.line):
+                sub = f"/{site.subpath}" if site.subpath else ""
+                members = [p for p in rest if p not in ("()", "[]")]
+                return Binding("package", ".".join([f"{self.package}{sub}", *members]))
         return Binding("unknown")
 
     def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> Binding:

@@ -230,3 +230,12 @@ def test_an_option_of_a_callable_that_now_behaves_otherwise_reaches_calls_passin
         " which causes some breaking changes."
     )
     assert cands(text) == [("Gateway", "behaviour", "mocks")]
+
+
+def test_this_change_removes_names_what_it_removes_and_not_what_it_introduces():
+    text = (
+        "Move incremental builds to a new `context` API This change removes the `incremental`"
+        " and `watch` options as well as the `serve()` method, and introduces a new"
+        " `context()` method."
+    )
+    assert cands(text) == [("incremental", "parameter"), ("watch", "parameter"), ("serve", "name")]

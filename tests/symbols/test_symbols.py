@@ -278,3 +278,25 @@ def test_an_option_key_passed_to_the_packages_call_is_a_use_not_set_aside(tmp_pa
     assert weak == [("src/db.js", 2, "may be a use: the poolsize key of an object "
                                      "passed to mongo.connect, a call of dbkit")]  # fmt: skip
     assert found(plain) == []  # other.setup's and a plain object's keys stay set aside
+
+
+def test_a_prop_of_the_packages_jsx_component_is_its_option(tmp_path):
+    write_tree(tmp_path, {
+        "app.tsx": "import { Presence } from 'motionkit';\nimport { Fade } from './fade';\n"
+                   "export const A = () => (\n  <Presence\n    exitFirst\n  >\n"
+                   "    <Fade exitFirst />\n    <div exitFirst={1} />\n  </Presence>\n);\n",
+        "fade.tsx": "export const Fade = (p: { exitFirst?: boolean }) => null;\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search(SymbolQuery("npm", "motionkit", "exitFirst"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("app.tsx", 5, "strong")]
+
+
+def test_an_option_given_to_an_inline_require_call_lines_below_it(tmp_path):
+    write_tree(tmp_path, {
+        "build.js": "require('bundlekit').build({\n  outfile: 'x.js',\n  watch: { onRebuild() {} },\n})\n",
+        "other.js": "const w = require('./w');\nw.start({ watch: true });\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search(SymbolQuery("npm", "bundlekit", "watch", kind="parameter"))
+    assert [(h.path, h.line) for h in r.hits] == [("build.js", 3)]

@@ -1,0 +1,3 @@
+exports.start = function start(options) {
+  return options.watch ? options.paths : []
+}
