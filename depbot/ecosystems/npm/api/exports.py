@@ -380,14 +380,21 @@ def _loader(
     return load
 
 
-def _self_resolve(root: Path, spec: str) -> Path | None:
-    """The declaration file of one of the package's own entry points (``pkg/_internal``), as
-    its ``exports`` map (a ``types`` condition first) or its folders give it."""
+@lru_cache(maxsize=64)
+def _own_manifest(root: Path) -> dict:
+    """A release's ``package.json`` ({} when unreadable); read once per unpacked release."""
     try:
         manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    name = manifest.get("name") if isinstance(manifest, dict) else None
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def _self_resolve(root: Path, spec: str) -> Path | None:
+    """The declaration file of one of the package's own entry points (``pkg/_internal``), as
+    its ``exports`` map (a ``types`` condition first) or its folders give it."""
+    manifest = _own_manifest(root)
+    name = manifest.get("name")
     if not isinstance(name, str) or not (spec == name or spec.startswith(name + "/")):
         return None
     sub = "." + spec[len(name) :]
@@ -397,9 +404,8 @@ def _self_resolve(root: Path, spec: str) -> Path | None:
 
     def walk(value: object, typed: bool) -> None:
         if isinstance(value, str):
-            targets.append(value) if typed or value.endswith(
-                (".d.ts", ".d.mts", ".d.cts")
-            ) else None
+            if typed or value.endswith((".d.ts", ".d.mts", ".d.cts")):
+                targets.append(value)
         elif isinstance(value, dict):
             for key in sorted(value, key=lambda k: k != "types"):
                 walk(value[key], typed or key == "types")

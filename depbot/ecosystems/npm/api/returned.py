@@ -192,6 +192,7 @@ def returned_members(
     own = set(types)  # declared here: only these can be classes this file exports
     imports = _imports(program)
     loaded: dict[str, tuple[tree_sitter.Node, Callable[[], set[str]]] | None] = {}
+    named: dict[str, set[str]] = {}
 
     def other(spec: str) -> tuple[tree_sitter.Node, Callable[[], set[str]]] | None:
         if load is None:
@@ -199,6 +200,12 @@ def returned_members(
         if spec not in loaded:
             loaded[spec] = load(spec)
         return loaded[spec]
+
+    def names_of(spec: str) -> set[str]:  # each other file's names are read once
+        if spec not in named:
+            got = other(spec)
+            named[spec] = got[1]() if got is not None else set()
+        return named[spec]
 
     beside: dict[str, list[tree_sitter.Node]] = {}  # the types declared beside imported ones
     for local, (spec, imported) in imports.items():
@@ -221,8 +228,8 @@ def returned_members(
             if members is not None:
                 out.add(f"new {made}()")
                 out |= {f"new {made}().{m}" for m in sorted(members)[:MAX_MEMBERS]}
-    for name in sorted(exported | set(aliases)):
-        if name not in exported or "(" in name or "." in name:
+    for name in sorted(exported):
+        if "(" in name or "." in name:
             continue
         local = aliases.get(name, name)
         type_name = functions.get(local)
@@ -232,10 +239,8 @@ def returned_members(
                 out.add(f"{name}()")
                 out |= {f"{name}().{m}" for m in sorted(members)[:MAX_MEMBERS]}
         elif local in imports and local not in functions:  # made in the file it comes from
-            got = other(imports[local][0])
             made = f"{imports[local][1]}()"
-            theirs = got[1]() if got is not None else set()
-            out |= {f"{name}(){n[len(made):]}" for n in theirs
+            out |= {f"{name}(){n[len(made):]}" for n in names_of(imports[local][0])
                     if n == made or n.startswith(made + ".")}  # fmt: skip
     return out
 
