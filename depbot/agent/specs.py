@@ -81,7 +81,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "callback_arg (symbol: the package; its API's calls passing a callback), "
             "optional_dependency (symbol: a dependency a feature now needs, arg: the feature's "
             "words 'Email|validation'; uses when no manifest lists it), "
-            "async (calls not awaited), behaviour (calls of "
+            "other_package (symbol: another package the notes drop or stop publishing; its "
+            "imports), async (calls not awaited), behaviour (calls of "
             "symbol whose behaviour changed: each to verify). "
             "Hits say how strong the evidence is and why."
         ),

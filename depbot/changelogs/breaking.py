@@ -53,6 +53,7 @@ CANDIDATE_KINDS = (
     "required_use",  # a name the release now requires: code using the package without it breaks
     "optional_dependency",  # a feature (arg: its words) now needs the dependency `symbol` installed
     "callback_arg",  # calls of any of the package's API (symbol: the package) passing a callback
+    "other_package",  # another package (symbol) the release drops or stops publishing: its imports
 )
 
 

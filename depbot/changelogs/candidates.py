@@ -234,6 +234,10 @@ def _sentence_candidates(
         cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
                   if _KEBAB.fullmatch(s.text)]  # fmt: skip
     spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
+    gone = removal or re.search(r"\bno\s+longer\s+(?:be\s+)?published\b", sentence, re.I)
+    others = _other_packages(sentence, spans, scope.package) if gone else []
+    if others:  # "`@scope/hub` has been removed and will no longer be published"
+        return cands + [Candidate(s.text, "other_package") for s in others]
     if _renamed_config_or_moved(sentence, spans, scope, cands, news):
         return cands
     spans = [s for s in spans if not build_file(s.text)]  # files, not names, from here on
@@ -284,6 +288,29 @@ _USE_DROPPED = re.compile(
     r"(?:passing|using|calling|setting|providing)\b",
     re.I,
 )
+
+
+# an npm package's name: scoped, or lower case with a dash or a dot (`graphql-upload`)
+_NPM_NAME = re.compile(r"@[a-z0-9][\w.-]*/[a-z0-9][\w.-]*|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+")
+_PACKAGE_WORD = re.compile(r"^\W{0,3}(?:packages?|modules?|library|libraries)\b", re.I)
+_PUBLISHED = re.compile(r"\bno\s+longer\s+(?:be\s+)?published\b|\bpackages?\b", re.I)
+
+
+def _other_packages(sentence: str, spans: list[Span], package: str) -> list[Span]:
+    """The spans of a removal that name other npm packages, each followed by "package" or in
+    a sentence that says they are no longer published (``@scope/hub``, ``graphql-upload``);
+    [] when any span of the sentence is something else (an API name to read as before)."""
+    if not spans or not _PUBLISHED.search(sentence):
+        return []
+    found = []
+    for s in spans:
+        text = s.text.strip()
+        if text == package or not _NPM_NAME.fullmatch(text):
+            return []
+        followed = _PACKAGE_WORD.match(sentence[s.end : s.end + 20]) is not None
+        if followed or text.startswith("@") or re.search(r"published", sentence, re.I):
+            found.append(s)
+    return found
 
 
 def _removal_reading(sentence: str, removal_ctx: bool) -> tuple[bool, bool]:

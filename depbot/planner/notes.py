@@ -120,6 +120,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "config_file": f"{package} {version} no longer reads `{s}` configuration files",
         "required_use": f"{package} {version} requires `{s}`, which this code never uses",
         "callback_arg": f"{package} {version} no longer takes callbacks (promises only)",
+        "other_package": f"{package} {version} drops `{s}` or stops publishing it (another package)",
         "optional_dependency": f"{package} {version} leaves {(cand.arg or 'a feature').replace('|', ' ')} to the optional dependency `{s}`, which this code does not install",
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
@@ -155,6 +156,10 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             parts.append(esm_only_fix(package))
         elif kind == "required_arg":
             parts.append(f"Pass `{cand.arg}` explicitly in every call of `{s}()`.")
+        elif kind == "other_package":
+            parts.append(
+                f"Check this code's use of `{s}`: the changelog quote says what replaces it."
+            )
         elif kind == "subpath" and s == package:
             parts.append(f"Import from `{package}` itself instead of its deep paths.")
         elif kind == "subpath":

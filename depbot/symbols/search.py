@@ -728,6 +728,8 @@ class SymbolSearch:
             return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
+        if kind == "other_package":  # "`@scope/hub` will no longer be published": its imports
+            return self._other_package(ecosystem, package, symbol)
         if kind == "required_use":
             eco = ecosystems.get(ecosystem)
             return required_uses(
@@ -827,6 +829,24 @@ class SymbolSearch:
             else f"no import of {package} matches {symbol}"
         )
         return SymbolResult(symbol, kind, hits, len(hits), False, excluded, note)
+
+    def _other_package(self, ecosystem: str, package: str, other: str) -> SymbolResult:
+        """The imports of ``other``, a package the notes of ``package`` drop or stop
+        publishing: each is a use to check (the code may have had it only through
+        ``package``)."""
+        try:
+            rep = self.report(ecosystem, other)
+        except ToolError:
+            return SymbolResult(
+                other, "other_package", [], 0, False, {}, f"{other} is no package name"
+            )
+        hits = [
+            SymbolHit(s.path, s.line, s.col, s.text, "code", "strong",
+                      f"imports {other}, which {package}'s notes say is dropped or no longer published")
+            for s in rep.sites if not s.type_only
+        ]  # fmt: skip
+        note = f"{len(hits)} import(s) of {other}" if hits else f"no import of {other}"
+        return SymbolResult(other, "other_package", hits, len(hits), False, {}, note)
 
     def _called_directly(self, path: str, local: str) -> bool:
         """Whether ``local(...)`` is called as a function somewhere in the file."""

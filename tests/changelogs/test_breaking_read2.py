@@ -239,3 +239,19 @@ def test_this_change_removes_names_what_it_removes_and_not_what_it_introduces():
         " `context()` method."
     )
     assert cands(text) == [("incremental", "parameter"), ("watch", "parameter"), ("serve", "name")]
+
+
+def test_other_packages_a_release_drops_or_stops_publishing():
+    hub = "`@kit/hub` has been removed and will no longer be published. Its exports moved to `@kit/core`."
+    assert cands(hub, package="@kit/node", names=("@kit/node",)) == [("@kit/hub", "other_package")]
+    caches = "The `kit-cache-redis` and `kit-cache-memcached` packages are no longer published."
+    assert cands(caches, package="@kit/node", names=("@kit/node",)) == [
+        ("kit-cache-redis", "other_package"),
+        ("kit-cache-memcached", "other_package"),
+    ]
+    uploads = "Dropped built-in support for file uploads via the `kit-upload` package."
+    assert cands(uploads, package="@kit/node", names=("@kit/node",)) == [
+        ("kit-upload", "other_package")
+    ]
+    # a kebab name that is no package (a rule) is read as before
+    assert cands("Removed `string-quotes` rule") == [("string-quotes", "config_key")]

@@ -300,3 +300,15 @@ def test_an_option_given_to_an_inline_require_call_lines_below_it(tmp_path):
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
     r = s.search(SymbolQuery("npm", "bundlekit", "watch", kind="parameter"))
     assert [(h.path, h.line) for h in r.hits] == [("build.js", 3)]
+
+
+def test_imports_of_another_package_the_notes_drop(tmp_path):
+    write_tree(tmp_path, {
+        "a.js": "const kit = require('@kit/node');\nconst { getHub } = require('@kit/hub');\n",
+        "b.ts": "import type { Hub } from '@kit/hub';\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search(SymbolQuery("npm", "@kit/node", "@kit/hub", kind="other_package"))
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("a.js", 2, "strong")]
+    none = s.search(SymbolQuery("npm", "@kit/node", "kit-upload", kind="other_package"))
+    assert none.hits == [] and "no import of kit-upload" in none.note
