@@ -82,7 +82,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "optional_dependency (symbol: a dependency a feature now needs, arg: the feature's "
             "words 'Email|validation'; uses when no manifest lists it), "
             "other_package (symbol: another package the notes drop or stop publishing; its "
-            "imports), async (calls not awaited), behaviour (calls of "
+            "imports), version_floor (symbol: another package the release needs at version "
+            "arg or newer; the checkout's declared versions), async (calls not awaited), "
+            "behaviour (calls of "
             "symbol whose behaviour changed: each to verify). "
             "Hits say how strong the evidence is and why."
         ),

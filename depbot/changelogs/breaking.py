@@ -54,6 +54,7 @@ CANDIDATE_KINDS = (
     "optional_dependency",  # a feature (arg: its words) now needs the dependency `symbol` installed
     "callback_arg",  # calls of any of the package's API (symbol: the package) passing a callback
     "other_package",  # another package (symbol) the release drops or stops publishing: its imports
+    "version_floor",  # another package (symbol) the release needs at version arg or newer
 )
 
 

@@ -19,6 +19,7 @@ from depbot.changelogs.callforms import (
     required_arg_candidates,
     value_kind_candidates,
 )
+from depbot.changelogs.floors import floor_candidates
 from depbot.changelogs.items import (
     EXPLICIT_BREAKING,
     FUTURE_REMOVAL,
@@ -233,6 +234,9 @@ def _sentence_candidates(
     if (removal and _CONFIG_NOUN.search(sentence)) or scope.config_ctx:
         cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
                   if _KEBAB.fullmatch(s.text)]  # fmt: skip
+    floors = floor_candidates(sentence, scope.package)
+    if floors:  # "Dropped support for versions of `graphql` prior to 15.3.0"
+        return cands + floors
     spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
     gone = removal or re.search(r"\bno\s+longer\s+(?:be\s+)?published\b", sentence, re.I)
     others = _other_packages(sentence, spans, scope.package) if gone else []

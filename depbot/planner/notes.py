@@ -121,6 +121,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "required_use": f"{package} {version} requires `{s}`, which this code never uses",
         "callback_arg": f"{package} {version} no longer takes callbacks (promises only)",
         "other_package": f"{package} {version} drops `{s}` or stops publishing it (another package)",
+        "version_floor": f"{package} {version} needs `{s}` {cand.arg} or newer",
         "optional_dependency": f"{package} {version} leaves {(cand.arg or 'a feature').replace('|', ' ')} to the optional dependency `{s}`, which this code does not install",
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
@@ -156,6 +157,8 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             parts.append(esm_only_fix(package))
         elif kind == "required_arg":
             parts.append(f"Pass `{cand.arg}` explicitly in every call of `{s}()`.")
+        elif kind == "version_floor":
+            parts.append(f"Raise `{s}` to {cand.arg} or newer in the same change.")
         elif kind == "other_package":
             parts.append(
                 f"Check this code's use of `{s}`: the changelog quote says what replaces it."

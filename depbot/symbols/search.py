@@ -30,6 +30,7 @@ from depbot.symbols import python as code_py
 from depbot.symbols.callbacks import callback_calls
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
+from depbot.symbols.floors import floor_uses
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
@@ -730,6 +731,9 @@ class SymbolSearch:
             return self._import_kind(ecosystem, package, symbol, kind)
         if kind == "other_package":  # "`@scope/hub` will no longer be published": its imports
             return self._other_package(ecosystem, package, symbol)
+        if kind == "version_floor":  # "versions of `graphql` prior to 15.3.0": what is installed
+            return floor_uses(self.code, ecosystem, package, symbol, query.arg.strip(),
+                              self.report(ecosystem, symbol))  # fmt: skip
         if kind == "required_use":
             eco = ecosystems.get(ecosystem)
             return required_uses(

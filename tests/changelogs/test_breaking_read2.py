@@ -255,3 +255,19 @@ def test_other_packages_a_release_drops_or_stops_publishing():
     ]
     # a kebab name that is no package (a rule) is read as before
     assert cands("Removed `string-quotes` rule") == [("string-quotes", "config_key")]
+
+
+def test_another_package_needed_at_a_lowest_version():
+    from depbot.changelogs.floors import floor_candidates
+
+    def floors(text):
+        return [(c.symbol, c.arg) for c in floor_candidates(text, "gqlserver")]
+
+    assert floors("Dropped support for versions of the `graphql` library prior to `15.3.0`.") == [
+        ("graphql", "15.3.0")
+    ]
+    assert floors("TypeScript 4.1+ is now required") == [("typescript", "4.1")]
+    assert floors("Now requires `react` 16.8 or newer.") == [("react", "16.8")]
+    # runtimes are no packages a manifest installs
+    assert floors("Commander 9 requires Node.js v12.20.0 or higher") == []
+    assert floors("Drop support for Node < 14; browsers need ES2018") == []

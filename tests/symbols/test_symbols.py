@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from depbot.core.settings import Settings
@@ -312,3 +314,21 @@ def test_imports_of_another_package_the_notes_drop(tmp_path):
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [("a.js", 2, "strong")]
     none = s.search(SymbolQuery("npm", "@kit/node", "kit-upload", kind="other_package"))
     assert none.hits == [] and "no import of kit-upload" in none.note
+
+
+def test_the_installed_version_of_a_package_the_release_needs_newer(tmp_path):
+    lock = {
+        "lockfileVersion": 2,
+        "packages": {"": {"name": "a"}, "node_modules/graphql": {"version": "14.7.0"}},
+    }
+    write_tree(tmp_path, {
+        "package.json": '{"name": "a", "dependencies": {"gqlserver": "^2.16.1", "graphql": "^14.7.0"}}\n',
+        "package-lock.json": json.dumps(lock),
+        "web/package.json": '{"name": "web", "dependencies": {"graphql": "^15.5.0"}}\n',
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search(SymbolQuery("npm", "gqlserver", "graphql", kind="version_floor", arg="15.3.0"))
+    assert [(h.path, h.evidence) for h in r.hits] == [("package.json", "strong")]
+    assert "14.7.0" in r.hits[0].why
+    none = s.search(SymbolQuery("npm", "gqlserver", "react", kind="version_floor", arg="16.8"))
+    assert none.hits == [] and "neither declares nor imports react" in none.note
