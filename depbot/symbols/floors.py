@@ -4,13 +4,15 @@
 The notes say the release needs another package at a version or newer ("prior to 15.3.0 is
 no longer supported"). Each manifest of the checkout that declares that package is read with
 its lock (the locked version, else the pinned one, else the range's lowest): one below the
-floor is a hit at its declaration; one at or above it meets the need. A package no manifest
-declares is a hit where the code imports it (its version is not known), and no use at all
-when the code does not import it either.
+floor is a hit at its declaration; one at or above it meets the need; none below it and
+one whose version cannot be told (``"latest"``, a tag), or a package no manifest declares that
+the code imports, is a search that could not answer (``ToolError``: the update stays
+unknown, never safe). A package the code neither declares nor imports is no use at all.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,32 +34,35 @@ def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
     wanted = eco.canonical_name(dep)
     hits: list[SymbolHit] = []
     met: list[str] = []
+    untold: list[str] = []
     for rel in code.files():
         if not eco.is_manifest(Path(rel)):
             continue
         try:
-            declared, _ = eco.read_manifest(code.root / rel, code.root, rel, (), None)
+            declared, warnings = eco.read_manifest(code.root / rel, code.root, rel, (), None)
         except (InputError, OSError, ValueError):
             continue
+        # a declaration the reader skipped ('latest', a git URL): declared, version untold
+        untold += [w for w in warnings if re.search(rf"\bskipped {re.escape(dep)}\b", w, re.I)]
         for d in declared:
             if eco.canonical_name(d.name) != wanted:
                 continue
             at = d.installed or d.pinned or eco.lower_bound(d.spec)
             version = eco.parse_version(at) if at else None
             shown = f"{d.name} {d.spec}" + (f" (at {at})" if at and at != d.spec else "")
-            if version is not None and not version < need:
+            if version is None:
+                untold.append(f"{d.manifest} declares {shown}")
+            elif version < need:
+                why = f"{d.manifest} installs {shown}, below the {floor} {package} now needs"
+                hits.append(SymbolHit(d.manifest, d.line or 1, 1, f"{d.name}: {d.spec}", "code",
+                                      "strong", why))  # fmt: skip
+            else:
                 met.append(f"{d.manifest}: {shown}")
-                continue
-            why = (f"{d.manifest} installs {shown}, below the {floor} {package} now needs"
-                   if version is not None else
-                   f"{d.manifest} declares {shown}: whether it is {floor} or newer is not known")  # fmt: skip
-            text = f"{d.name}: {d.spec}"
-            evidence = "strong" if version is not None else "weak"
-            hits.append(SymbolHit(d.manifest, d.line or 1, 1, text, "code", evidence, why))
-    if not hits and not met:
-        for s in imports.sites:  # imported, declared nowhere: its version is not known
-            why = f"imports {dep}, which no manifest declares: whether it is {floor} or newer is not known"
-            hits.append(SymbolHit(s.path, s.line, s.col, s.text, "code", "weak", why))
+    if not hits and not met and not untold and imports.sites:
+        site = imports.sites[0]
+        untold.append(f"{site.path}:{site.line} imports {dep}, which no manifest declares")
+    if untold and not hits:
+        raise ToolError(f"whether {dep} is {floor} or newer cannot be told: {untold[0]}")
     if hits:
         note = f"{len(hits)} place(s) where {dep} may be below {floor}"
     elif met:

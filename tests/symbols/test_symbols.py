@@ -332,3 +332,18 @@ def test_the_installed_version_of_a_package_the_release_needs_newer(tmp_path):
     assert "14.7.0" in r.hits[0].why
     none = s.search(SymbolQuery("npm", "gqlserver", "react", kind="version_floor", arg="16.8"))
     assert none.hits == [] and "neither declares nor imports react" in none.note
+
+
+def test_an_installed_version_that_cannot_be_told_is_no_answer(tmp_path):
+    from depbot.core.errors import ToolError
+
+    write_tree(tmp_path, {
+        "package.json": '{"name": "a", "dependencies": {"react": "latest"}}\n',
+        "b/package.json": '{"name": "b", "dependencies": {"left": "^1.0.0"}}\n',
+        "b/x.js": "const g = require('graphql');\n",
+    })  # fmt: skip
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    with pytest.raises(ToolError, match="react is 16.8 or newer cannot be told"):
+        s.search(SymbolQuery("npm", "tidy", "react", kind="version_floor", arg="16.8"))
+    with pytest.raises(ToolError, match="which no manifest declares"):
+        s.search(SymbolQuery("npm", "tidy", "graphql", kind="version_floor", arg="15.3.0"))
