@@ -120,6 +120,11 @@ class _Scope:
     submodules: bool  # the item speaks of (sub)modules
     config_ctx: bool = False  # ... and that they were rules or options ("Removed rules")
 
+    def calls_itself(self, name: str) -> bool:
+        """Whether ``name`` is the package's own name in any spelling (``bodyParser`` of
+        body-parser): a call of it is the module called."""
+        return _squashed(name) in {_squashed(n) for n in self.own_names}
+
 
 def extract_candidates(
     text: str,
@@ -238,7 +243,7 @@ def _sentence_candidates(
     if floors:  # "Dropped support for versions of `graphql` prior to 15.3.0"
         return cands + floors
     spans = [s for s in span_positions(sentence) if not not_an_api_name(s.text)]
-    gone = removal or re.search(r"\bno\s+longer\s+(?:be\s+)?published\b", sentence, re.I)
+    gone = removal or _NO_LONGER_PUBLISHED.search(sentence)
     others = _other_packages(sentence, spans, scope.package) if gone else []
     if others:  # "`@scope/hub` has been removed and will no longer be published"
         return cands + [Candidate(s.text, "other_package") for s in others]
@@ -297,22 +302,24 @@ _USE_DROPPED = re.compile(
 # an npm package's name: scoped, or lower case with a dash or a dot (`graphql-upload`)
 _NPM_NAME = re.compile(r"@[a-z0-9][\w.-]*/[a-z0-9][\w.-]*|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+")
 _PACKAGE_WORD = re.compile(r"^\W{0,3}(?:packages?|modules?|library|libraries)\b", re.I)
-_PUBLISHED = re.compile(r"\bno\s+longer\s+(?:be\s+)?published\b|\bpackages?\b", re.I)
+_NO_LONGER_PUBLISHED = re.compile(r"\bno\s+longer\s+(?:be\s+)?published\b", re.I)
+_PACKAGE_NOUN = re.compile(r"\bpackages?\b", re.I)
 
 
 def _other_packages(sentence: str, spans: list[Span], package: str) -> list[Span]:
     """The spans of a removal that name other npm packages, each followed by "package" or in
     a sentence that says they are no longer published (``@scope/hub``, ``graphql-upload``);
     [] when any span of the sentence is something else (an API name to read as before)."""
-    if not spans or not _PUBLISHED.search(sentence):
+    if not spans or not (_NO_LONGER_PUBLISHED.search(sentence) or _PACKAGE_NOUN.search(sentence)):
         return []
+    published = re.search(r"published", sentence, re.I) is not None
     found = []
     for s in spans:
         text = s.text.strip()
         if text == package or not _NPM_NAME.fullmatch(text):
             return []
         followed = _PACKAGE_WORD.match(sentence[s.end : s.end + 20]) is not None
-        if followed or text.startswith("@") or re.search(r"published", sentence, re.I):
+        if followed or text.startswith("@") or published:
             found.append(s)
     return found
 
@@ -437,16 +444,9 @@ def _removed_api_candidates(
     name = searchable_name(call.group(1) if call else raw)
     if not name:
         return []
-    span = spans[i]
-    whole = sentence[span.start : span.end].startswith("`") and not sentence[span.end :].startswith(
-        "."
-    )
-    if (
-        call
-        and whole
-        and "." not in name
-        and _squashed(name) in {_squashed(n) for n in scope.own_names}
-    ):
+    span = spans[i]  # a code span of its own, not the head of a chain (`x().argv`)
+    whole = sentence[span.start] == "`" and not sentence[span.end :].startswith(".")
+    if call and whole and "." not in name and scope.calls_itself(name):
         # "Remove deprecated `bodyParser()` middleware" of body-parser: the module called (a
         # code span of its own; "usage like yargs().argv" in words is an example, not this)
         return [Candidate(scope.package, "default_import")]
@@ -464,7 +464,7 @@ def _removed_api_candidates(
     # host it is passed to (`app.use` may well be another package's)
     inner = CALL.match(call.group(2).strip()) if call else None
     inner_name = searchable_name(inner.group(1)) if inner else None
-    if inner_name and _squashed(inner_name) in {_squashed(n) for n in scope.own_names}:
+    if inner_name and scope.calls_itself(inner_name):
         cands.append(Candidate(scope.package, "default_import"))  # the package, called
     elif inner_name and not generic(inner_name) and inner_name != name:
         cands.append(Candidate(inner_name, "name"))

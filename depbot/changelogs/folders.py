@@ -98,7 +98,7 @@ def guide_section(
     for n in ranked:
         start, level, title = heads[n]
         target = re.split(r"\bto\b", title, flags=re.IGNORECASE)[-1]  # "from 2.x to 3.0": 3
-        since = major and _FROM_ONLY.search(title)  # "Migrating from v14": the guide to 15
+        since = _FROM_ONLY.search(title) if major else None  # "Migrating from v14": to 15
         if names.search(target) and not since or since and int(since.group(1)) + 1 == major:
             end = len(lines)
             for nxt, lvl, _t in heads[n + 1 :]:
@@ -267,8 +267,10 @@ class FolderSource:
         for series in sorted({_series(v) for v in run.needed} | {_series(run.hi)}, reverse=True):
             if series <= low or len(wanted) >= MAX_GUIDED_MAJORS:
                 continue
-            of_major = sorted(v for v in run.needed if _series(v) == series)
-            firsts = [v for v in of_major if not v.is_prerelease] or of_major  # 15.0.0, not -beta.1
+            of_series = sorted(v for v in run.needed if _series(v) == series)
+            firsts = [
+                v for v in of_series if not v.is_prerelease
+            ] or of_series  # 15.0.0, not -beta.1
             first = firsts[0] if firsts else run.hi
             found = run.found.get(first)
             if found is None:

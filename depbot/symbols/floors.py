@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from depbot import ecosystems
+from depbot.core.confine import refusal
 from depbot.core.errors import InputError, ToolError
 from depbot.search.sites import ImportReport
 from depbot.symbols.facts import SymbolHit, SymbolResult
@@ -32,14 +33,15 @@ def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
     if need is None:
         raise ToolError(f"version_floor needs arg: a version such as '15.3.0', not {floor!r}")
     wanted = eco.canonical_name(dep)
+    secrets = tuple(code.settings.secret_files)
     hits: list[SymbolHit] = []
     met: list[str] = []
     untold: list[str] = []
     for rel in code.files():
-        if not eco.is_manifest(Path(rel)):
-            continue
+        if not eco.is_manifest(Path(rel)) or refusal(code.root, rel, secrets):
+            continue  # as the manifest scan: never a link out of the checkout or a secret
         try:
-            declared, warnings = eco.read_manifest(code.root / rel, code.root, rel, (), None)
+            declared, warnings = eco.read_manifest(code.root / rel, code.root, rel, secrets, None)
         except (InputError, OSError, ValueError):
             continue
         # a declaration the reader skipped ('latest', a git URL): declared, version untold

@@ -10,6 +10,7 @@ bound to (``const app = express()`` vs ``const items = []``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from depbot.symbols.python import CallShape
@@ -579,6 +580,22 @@ _DESTRUCTURE = re.compile(
     r"(\([^;\n]{0,200}\))?\s*(?:;|\n|$)"
 )
 _MEMBER = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*$")
+# `const { data, revalidate: again } = useThing<T>(…)`: the call's arguments may span lines
+_DESTRUCTURED_CALL = re.compile(
+    r"(?<![\w$.])(?:const|let|var)\s*\{([^{}=;]{1,300})\}\s*=\s*(?:await\s+)?"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)\s*(?:<[^;()]{0,120}>\s*)?\("
+)
+
+
+def _pattern_keys(body: str, start: int) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each plain entry of an object pattern's body found at offset ``start``: the entry's
+    offset and the match of its key and alias; ``...rest`` and the like are left out."""
+    offset = start
+    for entry in body.split(","):
+        member = _MEMBER.match(entry.split("=", 1)[0])
+        if member:
+            yield offset, member
+        offset += len(entry) + 1
 
 
 # `function unpack(lib, buf)`, `const unpack = async (lib, buf) =>`, `unpack = function (lib)`
@@ -721,13 +738,20 @@ def destructured(text: str) -> list[tuple[int, str, str]]:
     for m in _DESTRUCTURE.finditer(text):
         if m.group(3):
             continue
-        offset = m.start(1)
-        for entry in m.group(1).split(","):
-            member = _MEMBER.match(entry.split("=", 1)[0])
-            if member:
-                found.append((offset, m.group(2), member.group(1)))
-            offset += len(entry) + 1
+        for offset, member in _pattern_keys(m.group(1), m.start(1)):
+            found.append((offset, m.group(2), member.group(1)))
     return found
+
+
+def destructured_calls(text: str) -> list[tuple[int, str, str]]:
+    """``(offset of the key, callee, key)`` for each key an object pattern takes from what a
+    call returned: ``const { data, revalidate: r } = await useThing<T>(…)`` →
+    ``(…, "useThing", "data")``, ``(…, "useThing", "revalidate")``."""
+    return [
+        (offset + member.start(1), m.group(2), member.group(1))
+        for m in _DESTRUCTURED_CALL.finditer(text)
+        for offset, member in _pattern_keys(m.group(1), m.start(1))
+    ]
 
 
 def _ternary_branches(value: str) -> list[str]:
@@ -818,15 +842,13 @@ def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
         for m in re.finditer(_LATER_ASSIGN.format(re.escape(name)), text):
             assigned.setdefault(name, []).append(js_origin(m.group(1)))
     for m in _DESTRUCTURE.finditer(text):
-        for entry in m.group(1).split(","):
-            member = _MEMBER.match(entry.split("=", 1)[0])
-            if member:
-                local = member.group(2) or member.group(1)
-                if m.group(3):  # `const { a } = make()`: a member of what the call returns
-                    origin = f"chain:{m.group(2)}().{member.group(1)}"
-                else:
-                    origin = f"member:{m.group(2)}.{member.group(1)}"
-                assigned.setdefault(local, []).append(origin)
+        for _offset, member in _pattern_keys(m.group(1), m.start(1)):
+            local = member.group(2) or member.group(1)
+            if m.group(3):  # `const { a } = make()`: a member of what the call returns
+                origin = f"chain:{m.group(2)}().{member.group(1)}"
+            else:
+                origin = f"member:{m.group(2)}.{member.group(1)}"
+            assigned.setdefault(local, []).append(origin)
     params: set[str] = set()
     for m in _PARAMS.finditer(text):
         raw = m.group(1) or m.group(2) or m.group(3) or ""

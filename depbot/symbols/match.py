@@ -515,14 +515,14 @@ class Matcher(CallShapeRules):
         or above its line (``require('pkg').build({\n  watch: …``)."""
         rep = self.o.report(self.eco, self.package)
         bare = [s for s in rep.sites if s.path == h.path and s.style == "require" and not s.names]
-        if within:
-            bare = [max((s for s in bare if s.line <= h.line), key=lambda s: s.line, default=None)]
-        for site in bare:
-            if site is not None and (within or site.line == h.line):
-                sub = f"/{site.subpath}" if site.subpath else ""
-                members = [p for p in rest if p not in ("()", "[]")]
-                return Binding("package", ".".join([f"{self.package}{sub}", *members]))
-        return Binding("unknown")
+        placed = [s for s in bare if s.line <= h.line] if within else []
+        site = (max(placed, key=lambda s: s.line, default=None) if within
+                else next((s for s in bare if s.line == h.line), None))  # fmt: skip
+        if site is None:
+            return Binding("unknown")
+        sub = f"/{site.subpath}" if site.subpath else ""
+        members = [p for p in rest if p not in ("()", "[]")]
+        return Binding("package", ".".join([f"{self.package}{sub}", *members]))
 
     def _js_chain_binding(self, path: str, chain: tuple[str, ...]) -> Binding:
         if not chain or chain[0] in ("()", "[]"):

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from depbot.records.api import UsedName
 from depbot.search.import_sites import ImportReport, ImportSite
-from depbot.symbols.javascript import destructured
+from depbot.symbols.javascript import destructured, destructured_calls
 from depbot.symbols.python import PyFacts
 from depbot.symbols.shims import js_shim
 
@@ -23,6 +23,7 @@ _INLINE_REQUIRE = re.compile(
     r"""\brequire\s*\(\s*(['"])([^'"]+)\1\s*\)\s*\??\.\s*([A-Za-z_$][\w$]*)"""
 )
 _SETS = re.compile(r"\s*(?:=(?![=>])|\|\|=|\?\?=)")  # `pkg.x = …`, `pkg.x ||= …`: the code sets it
+MAX_ALSO = 60  # other uses kept per name (a draft cites each)
 
 
 def _add(
@@ -44,9 +45,6 @@ def _add(
             out[name] = replace(old, also=(*old.also, (path, line, col, "")))
 
 
-MAX_ALSO = 60  # other uses kept per name (a draft cites each)
-
-
 def _line_of(lines: list[str], n: int) -> str:
     return lines[n - 1].strip()[:300] if 0 < n <= len(lines) else ""
 
@@ -55,8 +53,7 @@ def _with_text(used: dict[str, UsedName], texts: Mapping[str, str]) -> list[Used
     lines = {p: t.splitlines() for p, t in texts.items()}
     out = []
     for u in used.values():
-        got = lines.get(u.path, [])
-        text = got[u.line - 1].strip()[:300] if 0 < u.line <= len(got) else ""
+        text = _line_of(lines.get(u.path, []), u.line)
         also = tuple((p, n, c, _line_of(lines.get(p, []), n)) for p, n, c, _t in u.also)
         out.append(UsedName(u.name, u.path, u.line, u.how, u.col, text, u.guarded, also))
     return sorted(out, key=lambda u: (u.path, u.line, u.name))
@@ -109,37 +106,22 @@ def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: in
         _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
 
 
-# `const { data, revalidate: again } = useThing<T>(…)`: keys taken from what a call returned
-_DESTRUCTURED_CALL = re.compile(
-    r"(?<![\w$.])(?:const|let|var)\s*\{([^{}=;]{1,300})\}\s*=\s*(?:await\s+)?"
-    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?)\s*(?:<[^;()]{0,120}>\s*)?\("
-)
-_KEY = re.compile(r"\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)")
-
-
 def _destructured_results(
     out: dict[str, UsedName], text: str, path: str, local: str, name: str, through: bool
 ) -> None:
     """Each key of an object pattern given the result of a call of ``local`` (with
     ``through``, of its member ``local.f``): ``name().key`` (``name:f().key``), a member of
     what the call returned."""
-    for m in _DESTRUCTURED_CALL.finditer(text):
-        callee = m.group(2)
+    for at, callee, key in destructured_calls(text):
         if through and callee.startswith(local + "."):
             maker = f"{name}:{callee[len(local) + 1 :]}"
         elif not through and callee == local:
             maker = name
         else:
             continue
-        offset = m.start(1)
-        for entry in m.group(1).split(","):
-            key = _KEY.match(entry)
-            if key and not entry.lstrip().startswith("..."):
-                at = offset + key.start(1)
-                line = text.count("\n", 0, at) + 1
-                col = at - (text.rfind("\n", 0, at) + 1) + 1
-                _add(out, f"{maker}().{key.group(1)}", path, line, "member", col)
-            offset += len(entry) + 1
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        _add(out, f"{maker}().{key}", path, line, "member", col)
 
 
 def _made_members(

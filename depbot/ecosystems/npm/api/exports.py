@@ -369,10 +369,11 @@ def _loader(
     (read on demand, one level deeper), for a relative or a self-referencing specifier."""
 
     def load(spec: str) -> tuple[tree_sitter.Node, Callable[[], set[str]]] | None:
-        target = _resolve(ctx.file, spec, ctx.root) if spec.startswith(".") else None
-        if target is None and not spec.startswith("."):
-            target = _self_resolve(ctx.root, spec)
-        program = parse(target) if target is not None and ctx.depth < MAX_DEPTH else None
+        if ctx.depth >= MAX_DEPTH:
+            return None
+        relative = spec.startswith(".")
+        target = _resolve(ctx.file, spec, ctx.root) if relative else _self_resolve(ctx.root, spec)
+        program = parse(target) if target is not None else None
         if target is None or program is None:
             return None
         return program, lambda: file_exports(target, ctx.root, ctx.depth + 1, set(), ctx.foreign)
