@@ -40,6 +40,8 @@ def _add(
     old = out.get(name)
     if old is None or old.guarded and not guarded:
         out[name] = UsedName(name, path, line, how, col, guarded=guarded)
+    elif guarded and not old.guarded:
+        return  # a use that survives the removal adds nothing to one that does not
     elif (path, line) != (old.path, old.line) and len(old.also) < MAX_ALSO:
         if all((path, line) != (p, n) for p, n, _c, _t in old.also):
             out[name] = replace(old, also=(*old.also, (path, line, col, "")))

@@ -179,3 +179,18 @@ def test_every_use_of_a_name_is_kept_beside_its_first(tmp_path: Path):
         ("a.ts", 3, "await run.shell('pwd')"),
         ("b.ts", 2, "run.shell('x')"),
     ]
+
+
+def test_a_guarded_use_is_not_cited_beside_a_plain_one(tmp_path: Path):
+    files = {
+        "a.js": "const mime = require('mime')\nmime.lookup('x')\n",
+        "b.js": "const mime = require('mime')\nmime.getType = mime.getType || mime.lookup\n"
+                "mime.lookup('y')\n",
+    }  # fmt: skip
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    used = {u.name: u for u in SymbolSearch(CodeSearch(tmp_path, Settings())).used_names(
+        "npm", "mime")}  # fmt: skip
+    lookup = used["mime:lookup"]
+    assert (lookup.path, lookup.line, lookup.guarded) == ("a.js", 2, False)
+    assert [(p, n) for p, n, _c, _t in lookup.also] == [("b.js", 3)]
