@@ -108,7 +108,7 @@ REMOVAL_PHRASE = re.compile(
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
     | \bthis\s+(change|release|version|update|pr|commit)\s+(also\s+)?(removes|drops|deletes)\b
     | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b
-    | `\s+(removed|deleted|dropped)\s*([.;]|$) | \b(is|are)\s+(now\s+)?exported\s+as\b
+    | `\s+(support\s+)?(removed|deleted|dropped)\s*([.,;]|from\b|$) | \b(is|are)\s+(now\s+)?exported\s+as\b
     | ^\W*([\w-]+\s+){1,4}(removed|deleted|dropped)\s*:   # a headline: "Model aliases removed:"
     """
 )

@@ -103,8 +103,12 @@ _PARAM_BEFORE = re.compile(rf"\b({_ROLE_WORD}|accepts?|takes?|supports?)\s*$", r
 _OWNER_AFTER = re.compile(
     rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\s+(of|to|for|in|from)\s*(the\s+)?$", re.I
 )  # "`timeout` option of `connect`", "removed `classMethods` options from `define`"
+# "`Knex.raw` support dropped": the noun, and the span is what went
+_NOT_GONE = r"(?!\s+(?:(?:is|was|has\s+been|have\s+been)\s+)?(?:dropped|removed|deleted)\b)"
 _OWNER_VERB_AFTER = re.compile(
-    rf"^\s*(no\s+longer\s+|now\s+|only\s+)?(accepts?|takes?|supports?)\b|^\s*{_ROLE_WORD}\s*$", re.I
+    rf"^\s*(no\s+longer\s+|now\s+|only\s+)?(accepts?|takes?|supports?)\b{_NOT_GONE}"
+    rf"|^\s*{_ROLE_WORD}\s*$",
+    re.I,
 )
 _CLAUSE_AFTER = re.compile(r"^\s*(is|are|was|were|has|have|can|could|no\s+longer|now|will)\b", re.I)
 _KIND_AFTER = re.compile(
