@@ -158,6 +158,10 @@ def _made_members(
 
 
 def _module_key(site: ImportSite) -> str:
+    """``pkg/lib/x.js`` and ``pkg/lib/x/index`` are ``pkg/lib/x``; a package named with a
+    ``.js`` (``chart.js``) keeps its name."""
+    if not site.subpath:
+        return site.module
     return site.module.removesuffix(".js").removesuffix("/index")
 
 

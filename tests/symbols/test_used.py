@@ -194,3 +194,13 @@ def test_a_guarded_use_is_not_cited_beside_a_plain_one(tmp_path: Path):
     lookup = used["mime:lookup"]
     assert (lookup.path, lookup.line, lookup.guarded) == ("a.js", 2, False)
     assert [(p, n) for p, n, _c, _t in lookup.also] == [("b.js", 3)]
+
+
+def test_a_package_named_with_dot_js_keeps_its_name(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/a.js": "import Plot from 'plot.js';\nnew Plot(el, cfg);\n",
+        "src/b.js": "const { draw } = require('plot.js/dist/plot.js');\n",
+    }, "npm", "plot.js")  # fmt: skip
+    assert used["plot.js:default"] == "src/a.js:1 import"
+    assert used["plot.js"] == "src/a.js:1 import"
+    assert used["plot.js/dist/plot:draw"] == "src/b.js:1 import"  # a file of it: no suffix
