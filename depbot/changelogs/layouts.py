@@ -64,8 +64,8 @@ _SERIES_FILE = re.compile(
 )
 # towncrier: <issue or +anything>.<type>[.<n>].<ext>; never a released version
 _FRAGMENT = re.compile(r"^(?:\d+|\+[^.]*|[A-Za-z]+-\d+)\.[a-z_]+(?:\.\d+)?" + _NOTES_EXT + "$")
-GUIDE_FILE = re.compile(
-    r"^(?:upgrad|migrat)[a-z_-]*(?:[-_ ]?(?:to[-_ ]?)?v?\d+(?:\.\d+)*)?(?:[-_ ][a-z0-9_-]*)?"
+GUIDE_FILE = re.compile(  # migrating-to-v3.md, UPGRADING.md, v3-migration.md
+    r"^(?:v?\d+(?:\.[\dx]+)*[-_ ])?(?:upgrad|migrat)[a-z_-]*(?:[-_ ]?(?:to[-_ ]?)?v?\d+(?:\.\d+)*)?(?:[-_ ][a-z0-9_-]*)?"
     + _NOTES_EXT
     + "$",
     re.IGNORECASE,

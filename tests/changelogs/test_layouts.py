@@ -62,6 +62,11 @@ def test_layout_rules_are_about_names_and_folders():
     assert guide_names("docs/migration-guide/to-16.md", 16, 0) is True
     assert guide_names("docs/migrations/from-v4-to-v5.md", 5, 0) is True  # the one it leads to
     assert guide_names("docs/migrations/from-v4-to-v5.md", 4, 0) is False
+    # a guide named by its major first, anywhere under docs
+    nested = guide_files([(p, 1) for p in ("docs/getting-started/v3-migration.md",
+                                           "docs/getting-started/integration.md")])  # fmt: skip
+    assert nested == ["docs/getting-started/v3-migration.md"]
+    assert guide_names(nested[0], 3, 0) is True
     paths = [("packages/widgets/package.json", 1), ("packages/other/package.json", 1),
              ("node_modules/widgets/package.json", 1)]  # fmt: skip
     assert manifest_candidates(paths, "@acme/widgets") == ["packages/widgets/package.json"]
