@@ -123,15 +123,18 @@ def _section_entry(r: ReadSection, fence: Fence) -> dict[str, Any]:
     return {"ref": r.ref, "version": sec.version, "source": sec.source, "text": text}
 
 
-def _item_entries(read: list[ReadSection], fence: Fence) -> tuple[list[dict], list[dict]]:
-    """The breaking items (with candidate symbols) and the deprecations, in reading order."""
+def _item_entries(
+    read: list[ReadSection], fence: Fence, width: int = 400
+) -> tuple[list[dict], list[dict]]:
+    """The breaking items (with candidate symbols) and the deprecations, in reading order;
+    each item's text cut to ``width`` characters."""
     breaking, deprecations = [], []
     for r in read:
         for item in r.items:
             entry = {
                 "ref": r.ref,
                 "version": r.section.version,
-                "item": fence(item.text, r.section.source, 400),
+                "item": fence(item.text, r.section.source, width),
             }
             if item.category == "breaking":
                 entry["candidates"] = [c.to_dict() for c in item.candidates]
@@ -143,6 +146,26 @@ def _item_entries(read: list[ReadSection], fence: Fence) -> tuple[list[dict], li
                     entry["deprecates"] = [c.to_dict() for c in item.deprecates]
                 deprecations.append(entry)
     return breaking, deprecations
+
+
+_BREAKING_BUDGET = MAX_RESULT_CHARS * 3 // 4  # of a compact result, for its breaking items
+
+
+def _fit_breaking(
+    read: list[ReadSection], fence: Fence, breaking: list[dict]
+) -> tuple[list[dict], int]:
+    """The breaking items of a compact result, under ``_BREAKING_BUDGET``: their texts cut
+    shorter; then only those naming something to search for (and how many were left out),
+    at last without their texts. Every name to search for is shown."""
+    entries = breaking
+    for width in (200, 120, 60):
+        if len(dump(entries)) <= _BREAKING_BUDGET:
+            return entries, 0
+        entries = _item_entries(read, fence, width)[0]
+    named = [e for e in entries if e.get("candidates") or e.get("replacements")]
+    if len(dump(named)) > _BREAKING_BUDGET:
+        named = [{k: v for k, v in e.items() if k != "item"} for e in named]
+    return named, len(entries) - len(named)
 
 
 def _before_entry(r: ReadSection, fence: Fence) -> dict[str, Any]:
@@ -230,7 +253,13 @@ def changelog_observation(
         k: v for k, v in out.items() if k not in ("sections", "deprecations", "deprecated_before")
     }
     compact["sections"] = [{"ref": s["ref"], "version": s["version"]} for s in sections]
-    compact["breaking"] = breaking  # already short: fenced items with their candidates
+    compact["breaking"], left_out = _fit_breaking(read, fence, breaking)
+    if left_out:
+        compact["breaking_not_shown"] = left_out
+        compact["breaking_note"] = (
+            f"{left_out} breaking item(s) that name nothing to search for are not shown: the "
+            "list is over the limit of a result; they stay in the accounting of this update"
+        )
     if any(d.get("deprecates") for d in deprecations):  # the names "also deprecated" needs
         compact["deprecations"] = [d for d in deprecations[:20] if d.get("deprecates")]
     if context:

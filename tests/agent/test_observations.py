@@ -1,0 +1,47 @@
+"""What ``fetch_changelog`` sends: a long migration guide still shows every name to search for."""
+
+from __future__ import annotations
+
+import json
+
+from depbot.agent.observations import ReadSection, changelog_observation, success
+from depbot.changelogs.breaking import Item
+from depbot.changelogs.result import ChangelogResult
+from depbot.changelogs.sections import Section
+from depbot.changelogs.wording import Candidate
+from depbot.records.update import Update
+
+
+def _fence(text: str, source: str, limit: int) -> str:
+    return f"<<<F source={source}>>>\n{text[:limit]}\n<<<END>>>"
+
+
+def _guide(named: int, unnamed: int) -> list[ReadSection]:
+    prose = "This changes how charts are drawn in ways that most apps will notice. " * 6
+    items = [Item(f"`opt{i}` was removed. {prose}", "breaking", (Candidate(f"opt{i}"),))
+             for i in range(named)]  # fmt: skip
+    items += [Item(f"Behaviour {i} changed. {prose}", "breaking") for i in range(unnamed)]
+    body = "\n".join(f"- {it.text}" for it in items)
+    section = Section("3.0.0", "## v3 migration", body, "o/r:docs/v3-migration.md@v3", 1, 400)
+    return [ReadSection("c1.s1", section, items)]
+
+
+def test_a_guide_over_the_limit_still_shows_every_name_to_search_for():
+    update = Update("npm", "charts", "2.9.4", "3.9.1")
+    read = _guide(named=150, unnamed=150)
+    result = ChangelogResult("npm", "charts", "2.9.4", "3.9.1", [r.section for r in read])
+    outcome = success(changelog_observation("c1", update, result, read, [], _fence))
+    sent = json.loads(outcome.content)
+    assert "over the 48000-character limit" in sent["note_from_depbot"]
+    shown = {c["symbol"] for e in sent["breaking"] for c in e.get("candidates", [])}
+    assert shown == {f"opt{i}" for i in range(150)}
+    assert sent["breaking_not_shown"] == 150  # the items that name nothing, counted
+    assert "name nothing to search for" in sent["breaking_note"]
+
+
+def test_a_short_guide_is_sent_whole():
+    update = Update("npm", "charts", "2.9.4", "3.9.1")
+    read = _guide(named=3, unnamed=2)
+    result = ChangelogResult("npm", "charts", "2.9.4", "3.9.1", [r.section for r in read])
+    obs = changelog_observation("c1", update, result, read, [], _fence)
+    assert len(obs.compact["breaking"]) == 5 and "breaking_not_shown" not in obs.compact
