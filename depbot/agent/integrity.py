@@ -399,18 +399,52 @@ def _first_five(texts: list[str] | tuple[str, ...], sep: str) -> str:
 def _check_silent_and_blind(
     update: Update, changelog: dict[str, Any] | None, ledger: Ledger
 ) -> None:
-    """Notes that name no breaking item do not vouch for the names a diff could not see."""
+    """Notes that name breaking items vouch for the members of what the diff found (the
+    items are the accounting), but not for a name imported from the package itself that the
+    diff could not find in the old release, unless an item speaks of it: nothing read gave
+    that name a fate, so the update stays unknown."""
     fates = ledger.api_fates.get(update.package.lower())
     if fates is None or fates.complete or not update.may_break:
         return
     if _names_a_break(changelog):
-        return  # the notes say what breaks: their items are the accounting
+        spoken = set().union(*(leaves(str(t)) for t in _item_terms(changelog)))
+        blind = [
+            f.name
+            for f in fates.unresolved
+            if _imported_itself(f.name) and not leaves(_leaf(f.name)) & spoken
+        ]
+        if not blind:
+            return
+        shown = _first_five(blind, ", ")
+        raise Rejected(
+            f"api_diff could not see {shown} in the old release of {update.package}, and no "
+            "breaking item of its notes speaks of it: conclude unknown naming those names",
+            plain=f"comparing the released code could not see {shown}, which this code uses, "
+            f"and the notes of {update.package} do not say what became of it",
+        )
     raise Rejected(
         f"the notes of {update.package} name no breaking change and api_diff could not see "
         f"what this code uses ({fates.summary()}): conclude unknown naming those names",
         plain=f"the notes of {update.package} name no breaking change, and comparing the "
         f"released code could not see everything this code uses ({fates.summary()})",
     )
+
+
+def _item_terms(changelog: dict[str, Any] | None) -> list[str]:
+    """The search terms of the breaking items of the notes read."""
+    items = (changelog or {}).get("items") or []
+    return [str(t) for i in items if i.get("category") == "breaking" for t in i.get("terms", [])]
+
+
+def _imported_itself(name: str) -> bool:
+    """``pkg``, ``pkg/sub``, ``pkg:default``, ``pkg:f``: a module or a name imported from one,
+    not a member of one (``pkg:default.level``)."""
+    return ":" not in name or "." not in _leaf(name)
+
+
+def _leaf(name: str) -> str:
+    """``pkg/sub:Class.method`` → ``Class.method``; ``pkg:default`` → ``default``."""
+    return name.rsplit(":", 1)[-1]
 
 
 def _check_items(update: Update, ledger: Ledger) -> None:

@@ -242,3 +242,24 @@ def test_notes_naming_no_break_do_not_vouch_for_names_a_diff_could_not_see():
         check_conclusion(CALM, update=zero, ledger=led)
     led.record_api_diff("oldlib", had=True, fates=Fates((Fate("oldlib:use", "present"),)))
     assert check_conclusion(CALM, update=zero, ledger=led).verdict == "not_affected"
+
+
+def test_notes_naming_breaks_do_not_vouch_for_an_import_the_diff_could_not_find():
+    from depbot.apidiff.fates import Fate, Fates
+
+    led = _noted(ITEMS)
+    for term in ("oldlib.load", "oldlib.dump_all", "oldlib.check"):
+        led.record_search(SearchFact("search_symbol", "oldlib", term, 0))
+    members = Fates((Fate("oldlib:default", "present"),
+                     Fate("oldlib:default.level", "unresolved", "", "not found", "a.js:4")))  # fmt: skip
+    led.record_api_diff("oldlib", had=False, fates=members)
+    # a member of what the diff found: the notes' items are the accounting
+    assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"
+    imported = Fates((Fate("oldlib:default", "unresolved", "", "not found", "a.js:1"),))
+    led.record_api_diff("oldlib", had=False, fates=imported)
+    with pytest.raises(Rejected, match=r"could not see oldlib:default .* no breaking item"):
+        check_conclusion(CALM, update=BIG, ledger=led)
+    # an item that speaks of the name gives it a fate
+    spoken = Fates((Fate("oldlib:dump_all", "unresolved", "", "not found", "a.js:1"),))
+    led.record_api_diff("oldlib", had=False, fates=spoken)
+    assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"

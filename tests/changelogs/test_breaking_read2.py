@@ -275,9 +275,9 @@ def test_another_package_needed_at_a_lowest_version():
 
 def test_a_telegraphic_removal_names_the_span_before_it():
     assert cands("`Watcher` removed from `useForm`") == [("Watcher", "name")]
-    assert cands(
-        "Global static `Lib.raw` support dropped, use instance `lib.raw` instead."
-    ) == [("Lib.raw", "name")]
+    assert cands("Global static `Lib.raw` support dropped, use instance `lib.raw` instead.") == [
+        ("Lib.raw", "name")
+    ]
     # "`f` supports `x`" says what `f` takes: `f` is the owner, nothing went
     assert cands("`connect` supports `tls` now") == []
     assert cands("`connect` no longer accepts `timeout`") == [("timeout", "parameter", "connect")]
