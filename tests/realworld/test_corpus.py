@@ -42,14 +42,15 @@ from tests.helpers.realworld import CORPUS
 # written blind (NPM7-STOP44-BLIND.md): 3 passed at 0b1bb93, no false-safe. 104 of 147.
 # Then 6 written blind (NPM6-STOP44-BLIND.md): 3 passed at 2ef0ca9, no false-safe. 107 of 153;
 # 109 with JSX props of the package's components and options of an inline require's call.
+# Stop 45: 12 written blind (NPM12-STOP45-BLIND.md): 6 passed at afa319f, no false-safe.
+# 115 of 165; 116 with migration guides named v3-migration.md read whole (chart.js-3).
 # It only rises from here
-FLOOR = 109  # scenarios passed with --model rules (of 153)
+FLOOR = 116  # scenarios passed with --model rules (of 165)
 # expected affected, got not_affected: only these, each a held-out case that came in so;
-# the list only shrinks (prettier-3 left it at stop 43: unknown)
+# the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
+# at stop 45: unknown, an import the API diff could not find is vouched for by nothing)
 KNOWN_FALSE_SAFE = {
-    "npm-yargs-18-singleton-command-import",
     "npm-minimatch-9-default-export-removed-typescript",  # held out, NPM7-BLIND.md
-    "npm-nodemailer-7-ses-sdk-v3-transport-removed",  # held out, NPM10-BLIND.md
 }
 
 
