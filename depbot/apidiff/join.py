@@ -304,7 +304,7 @@ def _npm_uses(
     live = [s for s in sites if not s.type_only]
     path = change.path
     if change.kind == "became_esm_only":
-        return [s for s in live if s.style == "require" and s.esm is not True]
+        return [s for s in live if (s.style == "require" or s.compiled_require) and not s.esm]
     if change.kind == "subpath_closed":
         deep = (path, f"{path}.js", f"{path}/index.js")
         return [s for s in live if s.module in deep or s.module.startswith(path + "/")]

@@ -23,6 +23,7 @@ from depbot.search.lexical import STRING, is_config_file
 from depbot.search.oversized import import_pattern, skipped_line, too_big_users
 from depbot.search.scope import rust_escape, trim_line
 from depbot.search.sites import ImportReport, ImportSite
+from depbot.search.tsemit import emits_require, value_used
 from depbot.search.workflow_sites import uses_pattern, where_workflow
 
 PY_GLOBS = ("*.py", "*.pyi")
@@ -155,8 +156,10 @@ def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportRepo
             lines = cs.read_lines(path)
         except ToolError:
             continue
-        found = [i for i in js_imports("\n".join(lines), path=path) if i.package == package]
+        text = "\n".join(lines)
+        found = [i for i in js_imports(text, path=path) if i.package == package]
         esm = cs.is_esm(path) if found else None
+        compiled = bool(found) and emits_require(cs, path, esm)
         if is_config_file(path):
             sites.extend(_config_sites(cs, path, lines, package, {i.line for i in found}))
         for imp in found:
@@ -177,6 +180,9 @@ def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportRepo
                     esm=esm,
                     conditional=conditional,
                     type_only=imp.type_only,
+                    compiled_require=compiled
+                    and imp.style == "import"
+                    and value_used(text, list(imp.names)),
                 )
             )
     sites.sort(key=lambda s: (s.path, s.line, s.col))

@@ -20,6 +20,7 @@ class ImportSite:
     ``import()`` (in a block or function) or any dynamic import. ``type_only``: a
     TypeScript ``import type`` (erased at compile time). ``guarded``: Python: inside a
     ``try`` body or an ``except`` handler (an import the code is ready to see fail).
+    ``compiled_require``: a TypeScript ``import`` that compiles to ``require`` (``tsemit``).
     """
 
     path: str
@@ -35,6 +36,7 @@ class ImportSite:
     conditional: bool
     type_only: bool = False
     guarded: bool = False
+    compiled_require: bool = False  # JS: a TypeScript import the compiler emits as `require`
 
 
 @dataclass

@@ -11,17 +11,14 @@ caller.
 
 from __future__ import annotations
 
-import json
 import posixpath
-import re
 from dataclasses import dataclass, field
 
+from depbot.core import jsonc
 from depbot.symbols.jslocal import SUFFIXES
 
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 MAX_TARGETS = 8  # targets of one pattern tried
-_COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
 @dataclass(frozen=True)
@@ -37,9 +34,7 @@ class Aliases:
 def read(config_path: str, text: str) -> Aliases | None:
     """The aliases of one config file's text, or None when it is not a readable object."""
     try:
-        data = json.loads(
-            _TRAILING_COMMA.sub(r"\1", _COMMENT.sub(lambda m: m.group(1) or "", text))
-        )
+        data = jsonc.loads(text)
     except (ValueError, RecursionError):
         return None
     options = data.get("compilerOptions") if isinstance(data, dict) else None

@@ -776,6 +776,8 @@ class SymbolSearch:
                     why = f"require('{site.module}') in a CommonJS file"
                 elif site.style == "require":
                     why = f"require('{site.module}') in an ES module file"
+                elif site.compiled_require and not site.esm:
+                    why = f"import of '{site.module}' that TypeScript compiles to require()"
                 else:
                     skip("ES module import (unaffected)")
                     continue

@@ -1,0 +1,74 @@
+"""Whether the TypeScript compiler turns a file's ``import`` statements into ``require`` calls.
+
+It does for a ``.cts`` file, and for a ``.ts``/``.tsx`` file whose nearest ``tsconfig.json``
+emits CommonJS: ``compilerOptions.module`` is ``commonjs`` (``node16``/``nodenext`` when Node
+loads the file as CommonJS), and ``noEmit`` is not set (then a bundler builds the code and
+reads ES modules itself). A config without ``module``, or one that cannot be read, says
+nothing (``extends`` is not followed). Such a file ``require``s an ES-module-only package.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from depbot.core import jsonc
+from depbot.core.errors import ToolError
+from depbot.search.code import CodeSearch
+
+_TS = (".ts", ".tsx")
+_NODE_MODES = ("node16", "node18", "node20", "nodenext")
+
+
+def _options(cs: CodeSearch, config: str) -> dict:
+    try:
+        data = jsonc.loads("\n".join(cs.read_lines(config)))
+    except (ToolError, ValueError, RecursionError):
+        return {}
+    options = data.get("compilerOptions") if isinstance(data, dict) else None
+    return options if isinstance(options, dict) else {}
+
+
+def _nearest_config(cs: CodeSearch, path: str) -> str | None:
+    d = PurePosixPath(path).parent
+    while True:
+        cand = (d / "tsconfig.json").as_posix() if str(d) != "." else "tsconfig.json"
+        if (cs.root / cand).is_file() and cs.inside(cand):
+            return cand
+        if str(d) in (".", ""):
+            return None
+        d = d.parent
+
+
+def emits_require(cs: CodeSearch, path: str, esm: bool | None) -> bool:
+    """Whether ``path``'s imports compile to ``require`` (``esm``: Node loads it as an ES
+    module)."""
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix == ".cts":
+        return True
+    if suffix not in _TS:
+        return False
+    config = _nearest_config(cs, path)
+    options = _options(cs, config) if config is not None else {}
+    module = str(options.get("module") or "").lower()
+    if options.get("noEmit") is True:
+        return False
+    return module == "commonjs" or (module in _NODE_MODES and esm is False)
+
+
+def value_used(text: str, names: list[str]) -> bool:
+    """Whether one of the local ``names`` an import binds is used as a value (called, its
+    member called, constructed, tested with ``instanceof``, passed or assigned): the compiler
+    drops an import whose names only appear in types."""
+    for name in names:
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+            continue
+        n = re.escape(name)
+        if re.search(
+            rf"(?<![\w$.]){n}(?:\s*\.\s*[\w$]+){{0,3}}\s*\("  # called, or a member called
+            rf"|\b(?:new|instanceof)\s+{n}\b"
+            rf"|[=(,]\s*{n}\s*[,;)\n]",  # passed or assigned
+            text,
+        ):
+            return True
+    return False
