@@ -50,4 +50,6 @@ def test_value_uses_are_calls_members_called_new_instanceof_and_passing():
     assert value_used("await kit.default.post(u)", ["kit"])
     assert value_used("if (e instanceof HTTPError) {}", ["HTTPError"])
     assert value_used("register(kit, 1)", ["kit"])
-    assert not value_used("let r: kit.Response<string>;\nfunction f(o: Options) {}", ["kit", "Options"])
+    assert not value_used(
+        "let r: kit.Response<string>;\nfunction f(o: Options) {}", ["kit", "Options"]
+    )
