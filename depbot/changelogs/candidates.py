@@ -12,7 +12,7 @@ every breaking item.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from depbot.changelogs.callforms import (
     call_form_candidates,
@@ -151,7 +151,7 @@ def extract_candidates(
     news: list[str] = []
     for sentence in sentences(text):
         rest = _unmarked(sentence)  # a leading "[BREAKING]" says what "(breaking change)" does
-        cands.extend(_sentence_candidates(rest, scope, news, marked=rest != sentence))
+        cands.extend(_scoped_candidates(rest, scope, news, marked=rest != sentence))
     cands.extend(_old_code_subpaths(old_code))
     # "`f` passes self to its key function. A custom `key` given to `f` …": the item says
     # which calls of `f` it reaches; its other sentences about `f` do not widen that
@@ -224,6 +224,23 @@ def _package_candidates(text: str, package: str) -> list[Candidate]:
     return cands
 
 
+# a conventional changelog's scope: "**MongoServer:** deprecate "getUri"" is about getUri
+_SCOPE_TAG = re.compile(r"^\W{0,3}\*\*[A-Za-z_$][\w$.:-]{0,80}:?\*\*:?\s+")
+
+
+def _scoped_candidates(
+    sentence: str, scope: _Scope, news: list[str], *, marked: bool = False
+) -> list[Candidate]:
+    """A sentence's candidates, read past its leading scope (``**Server:**``) first: the
+    scope names where the change is, not what it removes, when the rest names something."""
+    rest = _SCOPE_TAG.sub("", sentence, count=1)
+    if rest != sentence:
+        found = _sentence_candidates(rest, scope, news, marked=marked)
+        if found:
+            return found
+    return _sentence_candidates(sentence, scope, news, marked=marked)
+
+
 def _sentence_candidates(
     sentence: str, scope: _Scope, news: list[str], *, marked: bool = False
 ) -> list[Candidate]:
@@ -257,9 +274,12 @@ def _sentence_candidates(
     call_form = call_form_candidates(sentence, spans, scope.package)
     if call_form is not None:
         return cands + call_form
+    if not removal and not required and _ADDED.search(sentence) and not behaviour_change(sentence):
+        return cands  # "`background` options added to `resize`": what is new, nothing gone
     kinds = value_kind_candidates(sentence, spans)  # the calls' arguments decide, not a name
     weighed = {c.symbol for c in kinds}
-    found = _span_candidates(sentence, spans, scope, removal, names_allowed, news)
+    found = _callables(sentence, spans, _span_candidates(sentence, spans, scope, removal,
+                                                          names_allowed, news))  # fmt: skip
     cands += [c for c in found if not (c.kind == "name" and c.symbol in weighed)] + kinds
     if not cands:  # "a custom `key` given to `f` is now …": only the calls passing it
         cands.extend(conditional_candidates(sentence))
@@ -270,6 +290,10 @@ def _sentence_candidates(
     return cands
 
 
+_ADDED = re.compile(
+    r"\b(?:added|introduced)\b|\bnew\s+(?:options?|parameters?|arguments?|methods?|functions?)\b",
+    re.I,
+)
 # "remove collection insert, update, remove methods", "dropped the foo and bar options": plain
 # words listed (two or more) right before the kind of API they are
 _LISTED = re.compile(
@@ -279,6 +303,28 @@ _LISTED = re.compile(
     r"(methods|functions|helpers|options|properties|hooks|events|commands|exports|aliases)\b",
     re.I,
 )
+
+
+_CALLABLE_NOUN = re.compile(r"\b(?:functions?|methods?)\b", re.I)
+_VALUE_NOUN = re.compile(r"\b(?:options?|parameters?|arguments?|props?|keys?|settings?)\b", re.I)
+
+
+def _callables(sentence: str, spans: list[Span], found: list[Candidate]) -> list[Candidate]:
+    """Names the sentence calls functions or methods ("Remove functions …: `a`, `b`", "the
+    `a` function") are called, never an option key of the same name: ``arg`` "call"."""
+    if not spans:
+        return found
+    head = sentence[: spans[0].start]
+    said = _CALLABLE_NOUN.search(head) and not _VALUE_NOUN.search(head)
+    called = {
+        s.text.strip().removesuffix("()")
+        for s in spans
+        if said or _CALLABLE_NOUN.match(sentence[s.end : s.end + 12].strip())
+    }
+    return [
+        replace(c, arg="call") if c.kind == "name" and not c.arg and c.symbol in called else c
+        for c in found
+    ]
 
 
 def _listed_names(sentence: str) -> list[Candidate]:

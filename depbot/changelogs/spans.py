@@ -75,6 +75,9 @@ _NEW_BEFORE = re.compile(
     r"\s*[:,]?\s*(the\s+|a\s+|an\s+|new\s+)*$",
     re.I,
 )
+# "`embed('north')` is now `resize(…)`": the form that replaces it (a value is no name)
+_IS_NOW_BEFORE = re.compile(r"^\s*(?:is|are)\s+now\s*$", re.I)
+_LITERAL = re.compile(r"""^(?:-?\d[\w.]*|None|null|undefined|true|false|True|False|(['"]).*\1)$""")
 _CONTEXT_BEFORE = re.compile(
     r"(\bwith|\bvia|\bin|\binto|\bfrom|\bof|\bon|\bfor|\bthan|\brather\s+than|\bunless|\bset|"
     r"\bwhen|\blike|\bso\s+that|\bso|\bwhich\s+means|\bmeaning|\bwhere|\bgiven\s+to|\bthrough|"
@@ -152,7 +155,9 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
                 role, owner = "param", _owner_of_param(sentence, spans, i)
             if role == "param" and ("." in s.text or _KIND_AFTER.match(after)):
                 role, owner = "old", ""
-        elif _NEW_BEFORE.search(before):
+        elif _NEW_BEFORE.search(before) or (
+            _IS_NOW_BEFORE.match(before) and not _LITERAL.match(s.text)
+        ):
             role = "new"
         elif _CONTEXT_BEFORE.search(before) and not _PARAM_BEFORE.search(before):
             role = "context"

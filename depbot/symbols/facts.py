@@ -24,7 +24,8 @@ class SymbolQuery:
     """One ``search_symbol`` call: the uses of ``symbol`` of ``package`` that a break of ``kind``
     affects (the tool's ``kind`` enum: ``name``, ``parameter``, ``positional`` …). ``of`` (the
     function a parameter belongs to, the config file of a key), ``arg`` (the argument a call
-    must pass, the literal it may not) and ``max_positional`` qualify some kinds. ``exact``:
+    must pass, the literal it may not; ``call`` for a name the notes call a function: never an
+    option key) and ``max_positional`` qualify some kinds. ``exact``:
     ``of`` is the owner itself (an API diff's), not the one a changelog happened to name."""
 
     ecosystem: str

@@ -362,6 +362,9 @@ class Matcher(CallShapeRules):
         if use is None:
             self.skip("not a use of the name")
             return None
+        if use.kind == "property" and self.kind == "name" and self.arg == "call":
+            self.skip("an option key, not the function the notes name")  # "Remove functions: `x`"
+            return None
         keyed = package_key(use.keys, self.package) if use.kind == "property" else ""
         if keyed:  # `devServer: { contentBase }`: the package's own section of a config object
             return "strong", f"sets {self.leaf} in the {keyed} options"

@@ -16,7 +16,7 @@ from tests.helpers.changelogs import cands
         ("`np.float_` was removed; use `np.float64` instead.", [("np.float_", "name")]),
         (
             "The `Engine.execute()` method is removed; use `Connection.execute()`.",
-            [("Engine.execute", "name")],
+            [("Engine.execute", "name", "call")],  # a method: an option key is not it
         ),
         (
             "`Image.ANTIALIAS` was removed. Use `Image.LANCZOS` or `Image.Resampling.LANCZOS` instead.",

@@ -46,7 +46,7 @@ def test_an_arrow_in_a_feature_list_is_no_rename():
 
 def test_a_wildcard_removal_is_a_prefix_candidate():
     text = "Breaking: removed `lax*` functions. Use `parse`, `parseAll` instead, now strict."
-    assert cands(text, package="yamlet", names=("yamlet",)) == [("lax*", "name")]
+    assert cands(text, package="yamlet", names=("yamlet",)) == [("lax*", "name", "call")]
 
 
 def test_a_label_before_removed_is_still_a_removal():
@@ -238,7 +238,11 @@ def test_this_change_removes_names_what_it_removes_and_not_what_it_introduces():
         " and `watch` options as well as the `serve()` method, and introduces a new"
         " `context()` method."
     )
-    assert cands(text) == [("incremental", "parameter"), ("watch", "parameter"), ("serve", "name")]
+    assert cands(text) == [
+        ("incremental", "parameter"),
+        ("watch", "parameter"),
+        ("serve", "name", "call"),  # "the `serve()` method"
+    ]
 
 
 def test_other_packages_a_release_drops_or_stops_publishing():
@@ -281,3 +285,29 @@ def test_a_telegraphic_removal_names_the_span_before_it():
     # "`f` supports `x`" says what `f` takes: `f` is the owner, nothing went
     assert cands("`connect` supports `tls` now") == []
     assert cands("`connect` no longer accepts `timeout`") == [("timeout", "parameter", "connect")]
+
+
+def test_the_form_an_example_says_a_call_is_now_is_its_replacement():
+    text = "`embed('north')` is now `resize(w, h, { fit: 'contain' })`, `max()` is now `fit()`."
+    assert cands(text, context="removed") == [("embed", "name"), ("max", "name")]
+
+
+def test_a_sentence_of_what_was_added_removes_nothing():
+    text = "Removed the `tint` function. Per-operation `tint` options added to `resize`."
+    assert cands(text, context="removed") == [("tint", "name", "call")]
+
+
+def test_a_conventional_scope_is_where_the_change_is_not_what_goes():
+    text = '**MemoryServer:** remove "getConnectionString" ([9abf04f](https://x.test/c/9abf04f))'
+    assert cands(text) == [("getConnectionString", "name")]
+    assert cands("**auth:** `login()` removed") == [("login", "name")]
+
+
+def test_names_a_sentence_calls_functions_are_called_not_option_keys():
+    text = "Remove functions previously deprecated in v0.21.0: `tint`, `crop` and `embed`."
+    assert cands(text) == [("tint", "name", "call"), ("crop", "name", "call"),
+                           ("embed", "name", "call")]  # fmt: skip
+    assert cands("Removed the `bar()` method and the `baz` option.") == [
+        ("bar", "name", "call"),
+        ("baz", "parameter"),
+    ]

@@ -242,3 +242,19 @@ def test_a_method_of_what_another_package_made_is_set_aside(tmp_path):
     res = _search(tmp_path, SymbolQuery("npm", "formguard", "app.use", "name"))
     assert [h.path for h in res.hits if h.evidence == "strong"] == ["mount.js"]
     assert any("another module" in why for why in res.excluded)
+
+
+def test_a_function_the_notes_name_is_not_an_option_key_of_the_same_name(tmp_path):
+    write_tree(tmp_path, {
+        "src/thumb.ts": "import imgkit from 'imgkit';\n\n"
+                        "export const thumb = (b: Buffer) =>\n"
+                        "  imgkit(b).resize({\n    width: 64,\n    tint: 'rgba(0,0,0,0)',\n  }).toBuffer();\n",
+        "src/old.ts": "import imgkit from 'imgkit';\nimgkit(b).tint('#fff');\n",
+    })  # fmt: skip
+    # "`tint` was removed": maybe the option, maybe the function: the option key is a use
+    either = _search(tmp_path, SymbolQuery("npm", "imgkit", "tint"))
+    assert {(h.path, h.line) for h in either.hits} == {("src/thumb.ts", 6), ("src/old.ts", 2)}
+    # "Remove functions …: `tint`": only the call
+    called = _search(tmp_path, SymbolQuery("npm", "imgkit", "tint", arg="call"))
+    assert [(h.path, h.line) for h in called.hits] == [("src/old.ts", 2)]
+    assert called.excluded.get("an option key, not the function the notes name") == 1

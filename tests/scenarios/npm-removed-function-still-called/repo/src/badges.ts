@@ -1,0 +1,5 @@
+import imgkit from 'imgkit';
+
+export function badge(buffer: Buffer): Promise<Buffer> {
+    return imgkit(buffer).resize(96, 96).embed('north').tint('#ffffff').png().toBuffer();
+}
