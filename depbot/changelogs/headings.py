@@ -215,10 +215,22 @@ def _find_headings(text: str, lines: list[str]) -> list[Heading]:
             and (i + 1 >= n or not lines[i + 1].strip())
             and not line[0].isspace()
         ):
-            m = _BARE.match(line.strip())
+            m = _BARE.match(line.strip()) or _BARE.match(_bare_text(line))
             if m:
                 out.append(Heading(i, i, line.strip(), None, m.group("ver"), False))
     return out
+
+
+_EMPHASIS = re.compile(r"(?<![\w*])[_*]([^_*\n]{1,60})[_*](?![\w*])")
+
+
+def _bare_text(line: str) -> str:
+    """A bare heading's line without its decoration: ``**1.2.0** <small>_Jun 07, 2020_</small>
+    - [Diff](…)`` is ``**1.2.0** Jun 07, 2020`` (a link that is no version goes whole)."""
+    text = _HTML_TAG.sub("", line)
+    text = _LINK.sub(lambda m: m.group(1) if _VERSION_TOKEN.search(m.group(1)) else "", text)
+    text = _EMPHASIS.sub(r"\1", text)
+    return re.sub(r"[\s\-\u2013\u2014|]+$", "", text.strip())
 
 
 def _assign_levels(headings: list[Heading], markdown: bool) -> None:

@@ -123,7 +123,12 @@ def _section_ends(headings: list[Heading], n_lines: int) -> list[tuple[Heading, 
                 raw.append((current, h.start - 1))
             current = h if h.version else None
         elif current is not None:
-            if current.level is None or (h.level is not None and h.level < current.level):
+            # a bare version line has no level: a title (# or ##) ends its section, while its
+            # own sub-headings ("#### Breaking changes" under "**1.0.0** Sep 13, 2019") stay
+            bare_ends = current.level is None and (h.level is None or h.level <= 2)
+            if bare_ends or (
+                current.level is not None and h.level is not None and h.level < current.level
+            ):
                 raw.append((current, h.start - 1))
                 current = None
     if current is not None:

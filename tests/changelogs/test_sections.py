@@ -75,6 +75,14 @@ HEADING_STYLES = {
         "CHANGES",
     ),
     "bold bare lines": ("**v2.0.0**\n\n- two\n\n**v1.0.0**\n\n- one\n", "NEWS"),
+    # a bold version with a date in HTML and a diff link; its own sub-headings stay in it
+    "bold version, small date, diff link": (
+        "## Change Log\n\n**2.0.0** <small>_Jun 07, 2020_</small> - [Diff](https://x.test/1...2)\n\n"
+        "#### Breaking changes\n\n- two\n\n"
+        "**1.0.0** <small>_Sep 13, 2019_</small> - [Diff](https://x.test/0...1)\n\n#### Features\n\n"
+        "- one\n",
+        "CHANGELOG.md",
+    ),
     "bracket dash date": (
         "[2.0.0] - 2023-04-26\n\n- two\n\n[1.0.0] - 2022-01-01\n\n- one\n",
         "NEWS",
