@@ -47,12 +47,26 @@ _SAYS_BREAKS = re.compile(r"breaking|\bremov|no\s+longer|\bdropp?|\brenam|deprec
 MAX_GUIDED_MAJORS = 3  # majors of one update whose upgrade guides are looked for
 
 
+def _front_matter_end(lines: list[str]) -> int:
+    """The index of the line after a leading YAML front matter (``---`` … ``---``), else 0."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    for i in range(1, min(len(lines), 60)):
+        if lines[i].strip() in ("---", "..."):
+            return i + 1
+    return 0
+
+
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line index, level, text) of the Markdown and reStructuredText headings."""
+    """(line index, level, text) of the Markdown and reStructuredText headings (a docs
+    site's front matter, ``title: …`` over ``---``, is none)."""
     out: list[tuple[int, int, str]] = []
     rst_levels: list[str] = []
     fenced = False
+    skip = _front_matter_end(lines)
     for i, line in enumerate(lines):
+        if i < skip:
+            continue
         if line.lstrip().startswith(("```", "~~~")):  # a code fence is not an underline,
             fenced = not fenced  # and a `# comment` inside one is not a heading
             continue

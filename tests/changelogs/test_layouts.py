@@ -313,6 +313,11 @@ def test_guide_sections_by_major():
     # of several headings naming the major, the one that says it breaks
     several = "## v3 changes\n\nSee the discussion.\n\n## v3 breaking changes\n\n- `f` removed\n"
     assert guide_section(several, 3)[:2] == ("v3 breaking changes", "- `f` removed")
+    # a docs site's front matter is no heading: its title line over `---` hid the guide
+    site = (
+        "---\ntitle: 'How to Migrate to v2 from v1'\n---\n\n# How to Migrate to v2 from v1\n\n- g\n"
+    )
+    assert guide_section(site, 2) == ("How to Migrate to v2 from v1", "- g", 5, 7)
 
 
 @pytest.mark.parametrize(
