@@ -70,3 +70,34 @@ def test_a_re_exported_package_that_was_not_read_is_said_and_hides_nothing_as_re
     assert "dom:Switch" not in (diff.new_api or {})
     assert not [c for c in diff.changes if c.kind == "export_removed"]
     assert any("maybe re-exported from @kit/core" in n for n in diff.notes)
+
+
+def _atoms(root: Path, version: str, files: dict[str, str]) -> Path:
+    manifest = {"name": "atoms", "version": version, "types": "./index.d.ts",
+                "exports": {".": {"types": "./index.d.ts", "default": "./index.js"},
+                            "./*": {"types": "./*.d.ts", "default": "./*.js"}}}  # fmt: skip
+    return _release(root, manifest, files)
+
+
+def test_a_release_re_exporting_its_own_entry_points_through_an_exports_pattern(tmp_path: Path):
+    # 1: every name in index; 2: index re-exports `atoms/react` (a pattern), `atoms/devtools`
+    # is gone (the pattern still matches it, no file does), `atoms/utils` lost a name
+    old = _atoms(tmp_path / "old", "1.0.0", {
+        "index.d.ts": "export declare function atom(): void;\nexport declare function useAtom(): void;\n",
+        "index.js": "", "devtools.d.ts": "export declare function useDevtools(): void;\n",
+        "devtools.js": "", "utils.d.ts": "export declare function derive(): void;\n"
+                                          "export declare function split(): void;\n",
+        "utils.js": "",
+    })  # fmt: skip
+    new = _atoms(tmp_path / "new", "2.0.0", {
+        "index.d.ts": "export * from 'atoms/vanilla';\nexport * from 'atoms/react';\n",
+        "index.js": "", "vanilla.d.ts": "export declare function atom(): void;\n", "vanilla.js": "",
+        "react.d.ts": "export declare function useAtom(): void;\n", "react.js": "",
+        "utils.d.ts": "export declare function split(): void;\n", "utils.js": "",
+    })  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    changes = {(c.kind, c.path, c.detail) for c in diff.changes}
+    assert ("subpath_removed", "atoms/devtools", "no such file") in changes
+    assert ("export_removed", "atoms/utils", "derive") in changes
+    assert not [c for c in changes if c[0] == "export_removed" and c[1] == "atoms"]  # kept
+    assert not [n for n in diff.notes if "not read" in n]

@@ -166,7 +166,8 @@ def deep_paths(package: NpmPackage) -> list[str]:
     (`x.js` as `./x`, a folder's `index.js` as the folder, `x.mjs`/`x.cjs` by their names:
     Node adds no extension but `.js` to a bare deep path)."""
     if package.exports is not None:
-        return sorted(k for k in package.exports if k != "." and "*" not in k)
+        listed = {k for k in package.exports if k != "." and "*" not in k}
+        return sorted(listed | _pattern_paths(package))
     paths = []
     for rel in _files(package, JS_SUFFIXES):
         if not rel.endswith(".js"):  # `esm.mjs` / `x.cjs`: reached only by their full name
@@ -175,6 +176,28 @@ def deep_paths(package: NpmPackage) -> list[str]:
         stem = rel.rsplit(".", 1)[0]
         paths.append("./" + (stem[: -len("/index")] if stem.endswith("/index") else stem))
     return sorted(set(paths) - {"./index", "."})
+
+
+MAX_PATTERN_PATHS = 100  # subpaths an `exports` pattern is expanded to
+
+
+def _pattern_paths(package: NpmPackage) -> set[str]:
+    """The subpaths an ``exports`` pattern (``"./*": {"default": "./*.js"}``) reaches: one
+    per file of the release its ``default`` (else first) target matches."""
+    out: set[str] = set()
+    for key, conditions in (package.exports or {}).items():
+        k_head, star, k_tail = key.partition("*")
+        target = conditions.get("default") or next((t for t in conditions.values() if t), None)
+        if not star or not target or "*" not in target:
+            continue
+        t_head, _, t_tail = target.removeprefix("./").partition("*")
+        for rel in _files(package, JS_SUFFIXES):
+            if rel.startswith(t_head) and rel.endswith(t_tail) and len(rel) > len(t_head + t_tail):
+                part = rel[len(t_head) : len(rel) - len(t_tail)]
+                out.add(f"{k_head}{part}{k_tail}")
+            if len(out) >= MAX_PATTERN_PATHS:
+                return out
+    return out - {"."}
 
 
 def within(root: Path, path: Path | str) -> Path | None:
@@ -222,11 +245,28 @@ def _entry_file(package: NpmPackage, target: str) -> Path | None:
 def _targets(package: NpmPackage, subpath: str) -> list[str]:
     """The files `pkg/<subpath>` may resolve to, the type declarations' first."""
     if package.exports is not None:
-        conditions = package.exports.get(subpath, {})
+        conditions = package.exports.get(subpath) or _pattern_conditions(package.exports, subpath)
         return [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
     if subpath == ".":
         return [t for t in (package.types, package.main, "index.js") if t]
     return [subpath[2:]]
+
+
+def _pattern_conditions(
+    exports: dict[str, dict[str, str | None]], subpath: str
+) -> dict[str, str | None]:
+    """The conditions of the ``exports`` pattern (``"./*": "./*.d.ts"``) that ``subpath``
+    matches, its ``*`` filled in; the longest pattern head wins, as in Node."""
+    best: tuple[int, dict[str, str | None]] = (-1, {})
+    for key, conditions in exports.items():
+        head, star, tail = key.partition("*")
+        if not star or not subpath.startswith(head) or not subpath.endswith(tail):
+            continue
+        if len(subpath) < len(head) + len(tail) or len(head) <= best[0]:
+            continue
+        part = subpath[len(head) : len(subpath) - len(tail)]
+        best = (len(head), {c: t.replace("*", part) if t else t for c, t in conditions.items()})
+    return best[1]
 
 
 def declaration_file(package: NpmPackage, subpath: str = ".") -> Path | None:
@@ -291,11 +331,21 @@ def package_of(spec: str) -> str:
 
 def _foreign_reader(package: NpmPackage) -> Foreign:
     """What a bare ``export * from 'pkg/sub'`` of ``package`` brings in, from the unpacked
-    ``pkg`` in ``package.foreign`` (its own re-exports of others are not followed); every
-    package asked for is kept in ``package.memo["asked"]``."""
+    ``pkg`` in ``package.foreign`` (its own re-exports of others are not followed), or from
+    ``package`` itself when it names its own entry point; every other package asked for is
+    kept in ``package.memo["asked"]``."""
 
     def read(spec: str) -> set[str] | None:
         name = package_of(spec)
+        if name == package.name:  # `export * from 'valtio/vanilla'` in valtio: its own entry
+            key = ("self", "." + spec[len(name) :])
+            if key in package.memo:  # read, or being read (a cycle): what is known so far
+                return package.memo[key]
+            package.memo[key] = None
+            package.memo[key] = subpath_names(package, key[1])
+            if package.memo[key] is None:  # no file shows it: unread, as another package's
+                package.memo.setdefault("asked", set()).add(name)
+            return package.memo[key]
         package.memo.setdefault("asked", set()).add(name)
         root = package.foreign.get(name)
         if root is None:
@@ -374,6 +424,9 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
                         _place(new, "exports"),
                     )
                 )
+            elif _pattern_to_nothing(new, subpath):  # `"./*": "./*.js"`, no devtools.js
+                path = f"{pkg}/{subpath[2:]}"
+                changes.append(ApiChange("subpath_removed", path, "no such file", new.label))
     else:
         changes += _files_removed(old, new, pkg)
     for subpath in _shared_subpaths(old, new):
@@ -383,6 +436,15 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
     return changes
+
+
+def _pattern_to_nothing(package: NpmPackage, subpath: str) -> bool:
+    """Whether ``subpath`` reaches the release only through an ``exports`` pattern whose
+    every target is a file the release does not have."""
+    if package.exports is None or subpath in package.exports:
+        return False
+    targets = [t for t in _pattern_conditions(package.exports, subpath).values() if t]
+    return bool(targets) and all(_file_within(package.root, t) is None for t in targets)
 
 
 def _files_removed(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
