@@ -19,6 +19,7 @@ from depbot.changelogs.callforms import (
     required_arg_candidates,
     value_kind_candidates,
 )
+from depbot.changelogs.events import event_candidates
 from depbot.changelogs.floors import floor_candidates
 from depbot.changelogs.items import (
     EXPLICIT_BREAKING,
@@ -256,6 +257,10 @@ def _sentence_candidates(
     if (removal and _CONFIG_NOUN.search(sentence)) or scope.config_ctx:
         cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
                   if _KEBAB.fullmatch(s.text)]  # fmt: skip
+    events, replaced = event_candidates(sentence)
+    if events:  # "emit a "connect_error" event instead of "error"": the "error" listeners
+        news.extend(replaced)
+        return cands + events
     floors = floor_candidates(sentence, scope.package)
     if floors:  # "Dropped support for versions of `graphql` prior to 15.3.0"
         return cands + floors

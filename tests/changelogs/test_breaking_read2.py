@@ -4,6 +4,7 @@ wildcards and rename lists, arguments made keyword-only, behaviour vs removal. I
 import pytest
 
 from depbot.changelogs.breaking import analyze_section
+from depbot.changelogs.candidates import extract_candidates
 from tests.helpers.changelogs import cands
 
 
@@ -311,3 +312,22 @@ def test_names_a_sentence_calls_functions_are_called_not_option_keys():
         ("bar", "name", "call"),
         ("baz", "parameter"),
     ]
+
+
+def test_an_event_no_longer_emitted_names_its_listeners():
+    text = 'the Link will now emit a "connect_error" event instead of "error"'
+    found, news = extract_candidates(text, context="BREAKING CHANGES", package="wirelink")
+    assert [(c.symbol, c.kind, c.arg) for c in found] == [
+        ("on", "literal_arg", "error"), ("once", "literal_arg", "error"),
+        ("addListener", "literal_arg", "error"),
+    ]  # fmt: skip
+    assert news == ["connect_error"]
+    assert [c.arg for c in cands_of('The pool no longer emits the "drain" or "idle" events.')] == [
+        "drain", "drain", "drain", "idle", "idle", "idle"]  # fmt: skip
+    assert [c.arg for c in cands_of('The "ready" event was removed; use `whenReady()`.')][:1] == [
+        "ready"
+    ]
+
+
+def cands_of(text):
+    return extract_candidates(text, context="Breaking", package="pkg")[0]
