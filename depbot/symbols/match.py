@@ -341,6 +341,8 @@ class Matcher(CallShapeRules):
     # JavaScript ----------------------------------------------------------------------------------
 
     def _judge_js(self, h: Any) -> tuple[str, str] | None:
+        """A JavaScript line naming the leaf: its import, a JSX prop, an option key, or a
+        member or name whose binding decides."""
         text, starts, _, _ = self.o.js_facts(h.path)
         site = self._js_import_of_leaf(h.path, h.line)
         if site is not None:
@@ -362,76 +364,93 @@ class Matcher(CallShapeRules):
         if use is None:
             self.skip("not a use of the name")
             return None
-        if use.kind == "property" and self.kind == "name" and self.arg == "call":
+        if use.kind == "property":
+            return self._js_property(h, use)
+        if self.kind == "parameter":
+            self.skip("not an option property")
+            return None
+        b = self._js_use_binding(h, use)
+        if b is None:
+            return None
+        return self._apply(b, use.chain, use.call, use.awaited, h.path)
+
+    def _js_property(self, h: Any, use: Any) -> tuple[str, str] | None:
+        """The leaf as a key of an object literal: an option of the package's call (or of
+        its section of a config object), else the code's own object."""
+        if self.kind == "name" and self.arg == "call":
             self.skip("an option key, not the function the notes name")  # "Remove functions: `x`"
             return None
-        keyed = package_key(use.keys, self.package) if use.kind == "property" else ""
+        keyed = package_key(use.keys, self.package)
         if keyed:  # `devServer: { contentBase }`: the package's own section of a config object
             return "strong", f"sets {self.leaf} in the {keyed} options"
-        if use.kind == "property" and self._named_beside(h):  # `{ loader: 'pkg', options: {…} }`
+        if self._named_beside(h):  # `{ loader: 'pkg', options: {…} }`
             if self.kind == "arg_kind":
                 return self._value_kind(h, use)
             return (
                 "strong",
                 f"sets {self.leaf} in the options given beside the name '{self.package}'",
             )
-        if self.kind == "arg_kind" and use.kind == "property":  # `{ extraReducers: {…} }`
+        if self.kind == "arg_kind":  # `{ extraReducers: {…} }`
             return self._value_kind(h, use)
         if self.kind == "parameter":
-            if use.kind != "property":
-                self.skip("not an option property")
-                return None
-            if not use.func_chain:
-                through = self._passed_through_variable(h)  # const options = {…}; f(u, options)
-                if through is not None:
-                    return self._through(through)
-                if distinctive(self.leaf) and not self._in_call(h):
-                    # `module.exports = { options: { useLegacyParser } }`: an object built
-                    # here for some call not followed; a name that rare may be that option
-                    why = f"{WEAK_USE}: the {self.leaf} key of an object built here, its call not followed"
-                    return "weak", why
-                self.skip("option outside a call")
-                return None
-            if use.func_chain[:2] == ("require", "()"):  # require('pkg').build({ watch })
-                b = self._inline_require(h, use.func_chain[2:], within=True)
-            else:
-                b = self._js_chain_binding(h.path, use.func_chain)
-            return self._owner_ok(b, use.func_chain, h.path, f"passes the {self.leaf} option")
-        if use.kind == "property":
-            callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
-            # `pkg.connect(u, { gone })`, `new Store({ gone })` with Store made by the package
-            if callee is not None and callee.kind in ("package", "local-package"):
-                shown = ".".join(p for p in use.func_chain if p not in ("()", "[]"))
-                if distinctive(self.leaf):  # a name that rare, in the package's own call
-                    return (
-                        "strong",
-                        f"sets {self.leaf} in the options passed to {shown} ({callee.path})",
-                    )
-                return "weak", (
-                    f"{WEAK_USE}: the {self.leaf} key of an object passed to {shown}, "
-                    f"a call of {self.package}"
+            return self._js_option(h, use)
+        callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
+        # `pkg.connect(u, { gone })`, `new Store({ gone })` with Store made by the package
+        if callee is not None and callee.kind in ("package", "local-package"):
+            shown = ".".join(p for p in use.func_chain if p not in ("()", "[]"))
+            if distinctive(self.leaf):  # a name that rare, in the package's own call
+                return (
+                    "strong",
+                    f"sets {self.leaf} in the options passed to {shown} ({callee.path})",
                 )
+            return "weak", (
+                f"{WEAK_USE}: the {self.leaf} key of an object passed to {shown}, "
+                f"a call of {self.package}"
+            )
+        through = self._passed_through_variable(h)  # const options = {…}; f(u, options)
+        if through is not None:
+            return self._through(through)
+        self.skip("object property of the same name")
+        return None
+
+    def _js_option(self, h: Any, use: Any) -> tuple[str, str] | None:
+        """A removed option: the key in the options of a call of the package's."""
+        if not use.func_chain:
             through = self._passed_through_variable(h)  # const options = {…}; f(u, options)
             if through is not None:
                 return self._through(through)
-            self.skip("object property of the same name")
+            if distinctive(self.leaf) and not self._in_call(h):
+                # `module.exports = { options: { useLegacyParser } }`: an object built
+                # here for some call not followed; a name that rare may be that option
+                why = f"{WEAK_USE}: the {self.leaf} key of an object built here, its call not followed"
+                return "weak", why
+            self.skip("option outside a call")
             return None
+        if use.func_chain[:2] == ("require", "()"):  # require('pkg').build({ watch })
+            b = self._inline_require(h, use.func_chain[2:], within=True)
+        else:
+            b = self._js_chain_binding(h.path, use.func_chain)
+        return self._owner_ok(b, use.func_chain, h.path, f"passes the {self.leaf} option")
+
+    def _js_use_binding(self, h: Any, use: Any) -> Binding | None:
+        """What a member chain's owner (or a bare name) is bound to; None when the code's own
+        object sets that key."""
         if use.kind == "member" and use.chain[:2] == ("require", "()"):
-            b = self._inline_require(h, use.chain[2:-1])  # require('pkg').fn(…)
-        elif use.kind == "member":
+            return self._inline_require(h, use.chain[2:-1])  # require('pkg').fn(…)
+        if use.kind == "member":
             b = self._js_chain_binding(h.path, use.chain[:-1])
             if len(use.chain) == 2 and b.kind in ("package", "local-package"):
                 own = self.o.js_member(h.path, use.chain[0], use.leaf, self.package)
                 if own is not None and own.kind != "package":  # { ...zk, inflateRaw: mine }
                     self.skip("a key the code's own object sets")
                     return None
-        else:
-            b = self.o._js_binding(h.path, use.leaf, self.package)
-            # `const { register } = useForm()`: the name is a member of what the package made
-            made_member = b.kind == "local-package" and b.path == use.leaf
-            if b.kind != "package" and not made_member:
-                b = Binding("bare-" + b.kind)
-        return self._apply(b, use.chain, use.call, use.awaited, h.path)
+            return b
+        b = self.o._js_binding(h.path, use.leaf, self.package)
+        # `const { register } = useForm()`: the name is a member of what the package made
+        made_member = b.kind == "local-package" and b.path == use.leaf
+        if b.kind != "package" and not made_member:
+            b = Binding("bare-" + b.kind)
+        return b
 
     def _package_key(self, h: Any) -> str:
         text, starts, _, _ = self.o.js_facts(h.path)
