@@ -67,6 +67,7 @@ _BARE = re.compile(
     re.IGNORECASE,
 )
 _LINK = re.compile(r"!?\[([^\[\]]{0,500})\]\([^()\s]{0,2048}\)")  # bounded: linear
+_LEADING_DATE = re.compile(r"^\s*(?:" + DATE + r")\s*[,:\-\u2013\u2014]?\s*", re.I)
 _HTML_TAG = re.compile(r"<[^>]{0,200}>")
 
 _MARKDOWN_EXTS = (".md", ".markdown", ".mdx", ".mkd")
@@ -96,7 +97,7 @@ def _heading_version(text: str) -> tuple[str, bool] | None:
     m = _VERSION_TOKEN.search(clean)
     if not m:
         return None
-    before = clean[: m.start()]
+    before = _LEADING_DATE.sub("", clean[: m.start()])  # "2020-11-02, version 7.6.0"
     # a number before it ("Python 3 and 2.0") is about something else; a digit inside a
     # name is not ("Changes in D3 6.0", "Vue3 2.1.0")
     if (

@@ -20,9 +20,34 @@ __all__ = ["renamed"]
 def renamed(sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]) -> bool:
     """A rename the sentence states: its old names to ``cands``, new ones to ``news``, and
     True; False when it states none."""
-    return _renamed_from(sentence, spans, cands, news) or _renamed_by_arrow(
-        sentence, spans, cands, news
+    return (
+        _renamed_pairs(sentence, spans, cands, news)
+        or _renamed_from(sentence, spans, cands, news)
+        or _renamed_by_arrow(sentence, spans, cands, news)
     )
+
+
+# "Renamed function `typeof` to `typeOf`, `var` to `variance`, and `eval` to `evaluate`"
+_RENAMED_WORD = re.compile(r"\brenam(?:e|ed|es|ing)\b", re.I)
+_PAIR_TO = re.compile(r"^\s+to\s+$", re.I)
+
+
+def _renamed_pairs(
+    sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]
+) -> bool:
+    """A rename sentence listing two or more "`old` to `new`" pairs: each first span is gone,
+    each second replaces it."""
+    if not _RENAMED_WORD.search(sentence):
+        return False
+    pairs = [(a, b) for a, b in zip(spans, spans[1:]) if _PAIR_TO.match(sentence[a.end : b.start])]
+    if len(pairs) < 2:
+        return False
+    for old, new in pairs:
+        news.append(new.text)
+        name = searchable_name(callee(old.text))
+        if name and not generic(name):
+            cands.append(Candidate(name, "name"))
+    return True
 
 
 # "`old` → `new`", "`old` -> `new`" in a breaking item (a rename list under "functions renamed:")

@@ -331,3 +331,10 @@ def test_an_event_no_longer_emitted_names_its_listeners():
 
 def cands_of(text):
     return extract_candidates(text, context="Breaking", package="pkg")[0]
+
+
+def test_a_rename_list_of_pairs_names_each_old_name():
+    text = "Renamed function `typeof` to `typeOf`, `var` to `variance`, and `eval` to `evaluate`."
+    found, news = extract_candidates(text, context="Breaking changes", package="calc")
+    assert [c.symbol for c in found] == ["typeof", "var", "eval"]
+    assert news == ["typeOf", "variance", "evaluate"]

@@ -75,6 +75,10 @@ HEADING_STYLES = {
         "CHANGES",
     ),
     "bold bare lines": ("**v2.0.0**\n\n- two\n\n**v1.0.0**\n\n- one\n", "NEWS"),
+    "date first": (
+        "# History\n\n# 2020-11-02, version 2.0.0\n\n- two\n\n# 2020-10-10, version 1.0.0\n\n- one\n",
+        "HISTORY.md",
+    ),
     # a bold version with a date in HTML and a diff link; its own sub-headings stay in it
     "bold version, small date, diff link": (
         "## Change Log\n\n**2.0.0** <small>_Jun 07, 2020_</small> - [Diff](https://x.test/1...2)\n\n"
