@@ -39,7 +39,11 @@ def _renamed_pairs(
     each second replaces it."""
     if not _RENAMED_WORD.search(sentence):
         return False
-    pairs = [(a, b) for a, b in zip(spans, spans[1:]) if _PAIR_TO.match(sentence[a.end : b.start])]
+    pairs = [
+        (a, b)
+        for a, b in zip(spans, spans[1:], strict=False)
+        if _PAIR_TO.match(sentence[a.end : b.start])
+    ]
     if len(pairs) < 2:
         return False
     for old, new in pairs:
