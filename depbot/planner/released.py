@@ -236,6 +236,17 @@ def covered(st: State, base: Conclusion) -> Conclusion:
     if base.verdict == "affected" or st.rejections or not missing:
         return base
     u, names = st.update, ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+    if (
+        st.api is not None
+        and _clean(st.api)
+        and u.update_type == "major"
+        and not st.api.names_total
+    ):
+        return Conclusion(u.package, "unknown",
+                          f"nothing in this checkout imports {u.package} or names it in a config "
+                          f"file, and the notes of {names} were not found (tried: {_tried(st)}); "
+                          "what loads it (a script's command, another package that needs it) "
+                          "was not looked for: check it is still needed, or remove it"[:600])  # fmt: skip
     if st.api is not None and _clean(st.api) and u.update_type == "major":
         return Conclusion(u.package, "unknown",
                           f"the notes of {names} were not found (tried: {_tried(st)}); the "

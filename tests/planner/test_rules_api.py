@@ -132,10 +132,19 @@ def test_a_missing_major_and_no_artifacts_make_unknown_naming_it_and_what_was_tr
 
 def test_a_missing_major_with_a_clean_api_diff_is_unknown_saying_what_the_diff_cannot_see():
     got = notes("oldlib", coverage=COVERAGE, missing_versions=["2.0.0"])
-    args = _concluded(BIG, got, api(finding(strength="weak")))
+    used = {"used_names": {"resolved": 2, "total": 2, "fates": {"present": 2}}}
+    args = _concluded(BIG, got, {**api(finding(strength="weak")), **used})
     assert args["verdict"] == "unknown" and "notes of 2.0.0 were not found" in args["reason"]
     assert "7 API change(s) touch no use here" in args["reason"]
     assert "does not show in its API" in args["reason"]
+
+
+def test_a_missing_major_nothing_imports_is_unknown_saying_so():
+    got = notes("oldlib", coverage=COVERAGE, missing_versions=["2.0.0"])
+    args = _concluded(BIG, got, api())  # no name taken from the package
+    assert args["verdict"] == "unknown"
+    assert args["reason"].startswith("nothing in this checkout imports oldlib")
+    assert "check it is still needed, or remove it" in args["reason"]
 
 
 def test_a_minor_without_notes_is_decided_by_the_released_code():
