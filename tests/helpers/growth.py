@@ -2,8 +2,8 @@
 
 A run over ``limit`` seconds is not a failure by itself: on a loaded machine (two test
 workers on two CPUs, an eval beside the suite) a linear transform can take twice its time.
-It is confirmed by growth instead: the best of three runs at a quarter of the size against
-the best of three at the full size. Linear code grows about 4x from one to the other,
+It is confirmed by growth instead: the best of five runs at a quarter of the size against
+the best of five at the full size. Linear code grows about 4x from one to the other,
 quadratic code about 16x; super-linear means more than ``MAX_GROWTH``.
 """
 
@@ -16,7 +16,7 @@ MAX_GROWTH = 8.0  # between linear (4x for 4x the input) and quadratic (16x)
 _FLOOR_S = 0.002  # a quarter-size run faster than this is timer noise: counted as this
 
 
-def _best(fn: Callable[[str], object], text: str, runs: int = 3) -> float:
+def _best(fn: Callable[[str], object], text: str, runs: int = 5) -> float:
     best = float("inf")
     for _ in range(runs):
         t0 = time.perf_counter()
