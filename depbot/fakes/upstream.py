@@ -103,12 +103,12 @@ _CHANGELOG_NAME = re.compile(
 # deliberately simple and independent of depbot.changelogs.sections: a line that starts with a
 # version (after #, [, "Version", v) and carries nothing else but a date or a link
 _HEADING_VERSION = re.compile(
-    r"^\s{0,3}(?:#+\s*)?(?:\*\*)?\[?(?:version\s+|release\s+)?v?"
-    r"(\d+(?:\.\d+)+(?:[-.]?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)\]?(?:\*\*)?"
+    r"^\s{0,3}(?:#+\s*)?(?:\*\*)?\[?`?(?:version\s+|release\s+)?v?"
+    r"(\d+(?:\.\d+)+(?:[-.]?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)`?\]?(?:\*\*)?"
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
-_REST_OK = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:[-\u2013/(]\s*.*|\(.*\)|)\s*$")
+_REST_OK = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:[-\u2013\u2014/(]\s*.*|\(.*\)|)\s*$")
 
 
 def _canonical(ecosystem: str, text: str) -> str | None:

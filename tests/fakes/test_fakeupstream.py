@@ -234,3 +234,16 @@ def test_a_package_named_only_by_the_updates_is_published_without_notes(upstream
         gh = GitHubClient(http.settings, http)
         assert gh.list_dir(info.repository) == []
         assert gh.releases(info.repository) == []
+
+
+def test_the_registry_publishes_the_versions_of_backticked_headings(tmp_path):
+    root = tmp_path / "upstream" / "npm" / "structs"
+    root.mkdir(parents=True)
+    (root / "meta.json").write_text('{"repository": "https://github.com/o/structs"}')
+    (root / "Changelog.md").write_text(
+        "# Changelog\n\n### `1.0.0` — November 17, 2022\n\n- x\n\n### `0.16.0` — June 6, 2022\n"
+    )
+    with FakeUpstream(tmp_path / "upstream", versions={("npm", "structs"): ["1.0.4"]}) as up:
+        http = _http(up)
+        info = Registries(http.settings, http).info("npm", "structs")
+        assert {"0.16.0", "1.0.0", "1.0.4"} <= set(info.versions)
