@@ -52,9 +52,10 @@ from tests.helpers.realworld import CORPUS
 # blind (NPM4-STOP45-BLIND.md): 4 passed at 6a95eeb. 136 of 189; 137 with events no longer
 # emitted read as their listeners (socket.io-client-3). Then 11 written blind
 # (NPM11-STOP45-BLIND.md): 5 passed at f3571d0. 142 of 200; 143 with dated version headings
-# and rename lists of pairs (mathjs-7).
+# and rename lists of pairs (mathjs-7). Then 10 written blind (NPM10-STOP45-BLIND.md): 6 passed
+# at 1bb58de. 149 of 210; 150 with the fake registry reading backticked headings (superstruct-1).
 # It only rises from here
-FLOOR = 143  # scenarios passed with --model rules (of 200)
+FLOOR = 150  # scenarios passed with --model rules (of 210)
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
 # at stop 45: unknown, an import the API diff could not find is vouched for by nothing)
