@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from depbot.changelogs.candidates import extract_candidates
 from depbot.changelogs.items import (
     DEPRECATION,
+    IF_YOU_USED,
     categorize,
     clean,
     code_spans,
@@ -106,6 +107,8 @@ def analyze_section(
                 import_names=import_names,
                 old_code=old_code,
             )
+            if not cands and IF_YOU_USED.match(text):
+                continue  # a guide's "If you were using `x`" whose diff shows no old call of it
             if not cands:  # "now requires an accompanying plugin" + its example's import
                 cands = required_use_candidates(text, raw.context, raw.code, package, import_names)
         if (

@@ -24,6 +24,7 @@ from depbot.changelogs.floors import floor_candidates
 from depbot.changelogs.items import (
     EXPLICIT_BREAKING,
     FUTURE_REMOVAL,
+    IF_YOU_USED,
     REMOVAL_CONTEXT,
     REMOVAL_PHRASE,
     deprecates_only,
@@ -44,6 +45,7 @@ from depbot.changelogs.spans import (
     SUBPATH,
     UPPER,
     Span,
+    callee,
     roles,
     span_positions,
 )
@@ -148,6 +150,8 @@ def extract_candidates(
     if table is not None:  # | Removed in v5 | Official Alternative |: the first column only
         removed, replacements = table
         return _unique([Candidate(n, "name") for n in removed]), replacements
+    if IF_YOU_USED.match(text) and len(text) < 120:  # "If you were using `a.b()`"
+        return _used_before(text, old_code), []
     cands = _package_candidates(text, package)
     news: list[str] = []
     for sentence in sentences(text):
@@ -227,6 +231,22 @@ def _package_candidates(text: str, package: str) -> list[Candidate]:
 
 # a conventional changelog's scope: "**MongoServer:** deprecate "getUri"" is about getUri
 _SCOPE_TAG = re.compile(r"^\W{0,3}\*\*[A-Za-z_$][\w$.:-]{0,80}:?\*\*:?\s+")
+
+
+def _used_before(heading: str, old_code: tuple[str, ...]) -> list[Candidate]:
+    """A guide's "If you were using `tippy.setDefaults()`": the names it gives that the old
+    lines of its diff (``- tippy.setDefaults({})``) still call; the step changes those."""
+    old = "\n".join(old_code)
+    out = []
+    for s in span_positions(heading):
+        name = searchable_name(callee(s.text))
+        if (
+            name
+            and not generic(name)
+            and re.search(rf"(?<![\w$]){re.escape(name.rsplit('.', 1)[-1])}\b", old)
+        ):
+            out.append(Candidate(name, "name"))
+    return out
 
 
 def _scoped_candidates(

@@ -134,11 +134,17 @@ class _Raw:
 
 
 _NAMES_A_REMOVAL = re.compile(r"^\W*(removed?|removal\s+of|dropped|renamed?)\b", re.I)
+# a migration guide's step for code that uses a named API ("### If you were using
+# `tippy.setDefaults()`", a diff of the old and new call under it): the API changed
+IF_YOU_USED = re.compile(
+    r"^\W*if\s+you\s+(?:were\s+|are\s+)?(?:using|used|use|call(?:ed|ing)?)\b", re.I
+)
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*+#\"'`.:_])\1{2,}\s*$")
 _BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*:?\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_DISCLOSURE = re.compile(r"^\s*</?(?:details|summary)\b[^>]*>(?:[^<]{0,80}</summary>)?\s*$", re.I)
 
 
 def split_items(body: str) -> list[_Raw]:
@@ -178,9 +184,13 @@ class _ItemReader:
         if not line.strip():
             self.para, self.blank = None, True
             return 1
+        if _DISCLOSURE.match(line):  # "<details><summary>View details</summary>": a fold
+            return 1
         heading, used = _sub_heading(line, nxt, self.blank)
         if heading is not None:
-            if _NAMES_A_REMOVAL.search(heading) and code_spans(heading):
+            if (_NAMES_A_REMOVAL.search(heading) or IF_YOU_USED.search(heading)) and code_spans(
+                heading
+            ):
                 # a guide's "### Removed `logProvider` and `logLevel` options": the heading
                 # names what is gone, the text under it how to do without
                 self.items.append(_Raw(text=heading.strip(), context=self.context, parent=""))
@@ -326,6 +336,8 @@ def categorize(text: str, context: str, parent: str) -> str:
         return "deprecation"
     if DEPRECATION.search(context) and not explicit and "removal" not in kinds:
         return "deprecation"
+    if IF_YOU_USED.match(t) and code_spans(t) and len(t) < 120:
+        return "breaking"  # a guide's heading: code using that API must change
     if not (explicit or words or in_break_ctx):
         return "info"
     if not (explicit or words) and _REMEDY.match(t) and not _OLD_WAY.search(t):

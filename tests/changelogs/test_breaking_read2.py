@@ -338,3 +338,16 @@ def test_a_rename_list_of_pairs_names_each_old_name():
     found, news = extract_candidates(text, context="Breaking changes", package="calc")
     assert [c.symbol for c in found] == ["typeof", "var", "eval"]
     assert news == ["typeOf", "variance", "evaluate"]
+
+
+def test_a_guide_step_for_code_using_an_api_names_it_when_its_diff_shows_the_old_call():
+    body = (
+        "## Static methods\n\n### If you were using `tip.setDefaults()`\n\n<details>\n"
+        "<summary>View details</summary>\n\n```diff\n- tip.setDefaults({});\n"
+        "+ tip.setDefaultProps({});\n```\n\n</details>\n\n"
+        "### If you were using `tip.hideAll()`\n\nNothing to do.\n"
+    )
+    items = analyze_section(body, package="tip")
+    assert [(i.category, [c.symbol for c in i.candidates]) for i in items] == [
+        ("breaking", ["tip.setDefaults"])
+    ]
