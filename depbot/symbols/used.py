@@ -209,7 +209,7 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
             else:  # `lib.createClient()`, `new lib.Pool()`: what the module's member makes
                 _made_members(out, text, site, module, local, through=True)
             for m in re.finditer(
-                rf"(?<![\w$.]){re.escape(local)}\.([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?",
+                rf"(?<![\w$.'\"`/]){re.escape(local)}\.([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?",
                 text,
             ):
                 start = text.rfind("\n", 0, m.start()) + 1

@@ -204,3 +204,12 @@ def test_a_package_named_with_dot_js_keeps_its_name(tmp_path: Path):
     assert used["plot.js:default"] == "src/a.js:1 import"
     assert used["plot.js"] == "src/a.js:1 import"
     assert used["plot.js/dist/plot:draw"] == "src/b.js:1 import"  # a file of it: no suffix
+
+
+def test_a_module_specifier_in_quotes_is_no_member_use(tmp_path: Path):
+    used = _used(tmp_path, {
+        "src/tip.js": "import tippy from 'tippy.js';\nimport 'tippy.js/dist/tippy.css';\n"
+                      "tippy.setDefaults({});\n",
+    }, "npm", "tippy.js")  # fmt: skip
+    assert "tippy.js:default.setDefaults" in used
+    assert not [n for n in used if n.endswith((".js", ".css")) and ":" in n]
