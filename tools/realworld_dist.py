@@ -28,6 +28,7 @@ import requests
 TEST_DIRS = {"tests", "test", "testing"}
 LICENSE_RE = re.compile(r"^(licen[cs]e|copying|notice)([.-].*)?$", re.I)
 NPM_DECL = (".d.ts", ".d.mts", ".d.cts")
+NPM_ASSETS = (".css", ".scss", ".sass", ".less", ".styl", ".json", ".svg")  # as depbot keeps
 NPM_JS = (".js", ".mjs", ".cjs")
 
 
@@ -230,6 +231,7 @@ def trim_npm(data: bytes) -> dict[str, bytes]:
         for p in members
         if p.name.endswith(NPM_DECL)
         or (p.name.endswith(NPM_JS) and ".min." not in p.name and not p.name.endswith(".map"))
+        or p.name.endswith(NPM_ASSETS)  # `import 'pkg/dist/pkg.css'`: the file must be there
     }
     out = {str(p): members[p] for p in code}
     for p, b in members.items():

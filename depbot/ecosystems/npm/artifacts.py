@@ -3,7 +3,9 @@
 The choice: the packument's ``versions[<v>].dist.tarball``, with its SRI ``integrity`` (else
 the older sha1 ``shasum``). The members kept (without the tarball's top folder,
 ``package/``): ``package.json``, ``*.d.ts``, ``*.d.mts``, ``*.d.cts``, ``*.js``, ``*.mjs``,
-``*.cjs`` (not ``*.min.*`` bundles); nothing under ``node_modules``.
+``*.cjs`` (not ``*.min.*`` bundles), and the text files code may import besides (``*.css``,
+``*.scss``, ``*.sass``, ``*.less``, ``*.styl``, ``*.json``, ``*.svg``: ``pkg/dist/pkg.css``
+is a use whose file must still be there); nothing under ``node_modules``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from typing import Any
 
 from depbot.records.artifact import Choice, Digest, NoArtifact, sri_digest, url_name
 
-_FILE = re.compile(r"^(?:package\.json|.+\.d\.[mc]?ts|.+\.[mc]?js)$")
+_FILE = re.compile(
+    r"^(?:package\.json|.+\.d\.[mc]?ts|.+\.[mc]?js|.+\.(?:css|scss|sass|less|styl|json|svg))$"
+)
 _MINIFIED = re.compile(r"\.min\.[mc]?js$")
 
 

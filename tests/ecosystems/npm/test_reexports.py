@@ -101,3 +101,23 @@ def test_a_release_re_exporting_its_own_entry_points_through_an_exports_pattern(
     assert ("export_removed", "atoms/utils", "derive") in changes
     assert not [c for c in changes if c[0] == "export_removed" and c[1] == "atoms"]  # kept
     assert not [n for n in diff.notes if "not read" in n]
+
+
+def test_a_stylesheet_code_imports_is_a_file_of_the_release(tmp_path: Path):
+    from depbot.artifacts.keep import target
+    from depbot.ecosystems.npm.api.model import read_package
+    from depbot.ecosystems.npm.api.surface import npm_surface
+
+    # the artifact keeps the text files code may import, not images
+    assert target("npm", "tarball", "package/dist/tip.css") == "dist/tip.css"
+    assert target("npm", "tarball", "package/dist/logo.png") is None
+    js = "module.exports = function tip() {};\n"
+    old = _release(tmp_path / "old", {"name": "tip", "main": "dist/tip.js"},
+                   {"dist/tip.js": js, "dist/tip.css": ".tip{}", "dist/theme.css": ".t{}"})  # fmt: skip
+    new = _release(tmp_path / "new", {"name": "tip", "main": "dist/tip.js"},
+                   {"dist/tip.js": js, "dist/tip.css": ".tip{}"})  # fmt: skip
+    surface = npm_surface(read_package(old, "tip-1", []), "tip")
+    assert surface["tip/dist/tip.css"] == "file"
+    changes = {(c.kind, c.path) for c in diff_releases("npm", old, new).changes}
+    assert ("subpath_removed", "tip/dist/theme.css") in changes
+    assert ("subpath_removed", "tip/dist/tip.css") not in changes

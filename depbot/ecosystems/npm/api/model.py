@@ -29,6 +29,11 @@ JS_SUFFIXES = (".js", ".cjs", ".mjs")
 DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")
 SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
 MAX_DEEP_FILES = 2_000
+MAX_WALKED = 20_000  # files of one release looked at
+# files a bundler lets code import that are no JavaScript (`import 'pkg/dist/pkg.css'`)
+# (text files: artifacts.keep keeps them; images and fonts are not kept)
+ASSET_SUFFIXES = (".css", ".scss", ".sass", ".less", ".styl", ".json", ".svg")
+MAX_ASSETS = 300
 
 
 @dataclass
@@ -125,21 +130,27 @@ def requirable(package: NpmPackage) -> bool:
 
 
 def _files(package: NpmPackage, suffixes: tuple[str, ...]) -> list[str]:
+    """The release's files ending in ``suffixes`` (at most ``MAX_DEEP_FILES``), from one walk
+    of its tree."""
     key = ("files", suffixes)
     if key not in package.memo:
-        package.memo[key] = _walk(package, suffixes)
+        found = [rel for rel in _walk(package) if rel.endswith(suffixes)]
+        package.memo[key] = found[:MAX_DEEP_FILES]
     return package.memo[key]
 
 
-def _walk(package: NpmPackage, suffixes: tuple[str, ...]) -> list[str]:
-    found = []
-    for path in sorted(package.root.rglob("*")):
-        rel = path.relative_to(package.root)
-        if path.is_file() and path.name.endswith(suffixes) and not SKIP_DIRS & set(rel.parts[:-1]):
-            found.append(rel.as_posix())
-        if len(found) >= MAX_DEEP_FILES:
-            break
-    return found
+def _walk(package: NpmPackage) -> list[str]:
+    """Every file of the release outside ``SKIP_DIRS`` (at most ``MAX_WALKED``), walked once."""
+    if "walk" not in package.memo:
+        found = []
+        for path in sorted(package.root.rglob("*")):
+            rel = path.relative_to(package.root)
+            if path.is_file() and not SKIP_DIRS & set(rel.parts[:-1]):
+                found.append(rel.as_posix())
+            if len(found) >= MAX_WALKED:
+                break
+        package.memo["walk"] = found
+    return package.memo["walk"]
 
 
 def subpath_allowed(exports: dict[str, dict[str, str | None]], subpath: str) -> bool:
@@ -198,6 +209,37 @@ def _pattern_paths(package: NpmPackage) -> set[str]:
             if len(out) >= MAX_PATTERN_PATHS:
                 return out
     return out - {"."}
+
+
+def asset_paths(package: NpmPackage) -> list[str]:
+    """The release's files of ``ASSET_SUFFIXES`` that code may import (``./dist/x.css``; all
+    of them without an ``exports`` map, else those it lets through), at most ``MAX_ASSETS``."""
+    out = []
+    for rel in _files(package, ASSET_SUFFIXES):
+        if rel == "package.json":
+            continue
+        if package.exports is None or subpath_allowed(package.exports, "./" + rel):
+            out.append("./" + rel)
+        if len(out) >= MAX_ASSETS:
+            break
+    return out
+
+
+def _assets_gone(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
+    """An importable file of the old release the new one no longer has, or no longer lets
+    code import."""
+    changes = []
+    for sub in asset_paths(old):
+        inside = within(new.root, sub[2:])
+        path = f"{pkg}/{sub[2:]}"
+        if inside is None or not inside.is_file():
+            where = f"{new.label} · {sub[2:]} · no such file"
+            changes.append(ApiChange("subpath_removed", path, "no such file", where))
+        elif new.exports is not None and not subpath_allowed(new.exports, sub):
+            changes.append(
+                ApiChange("subpath_closed", path, "not in exports", _place(new, "exports"))
+            )
+    return changes
 
 
 def within(root: Path, path: Path | str) -> Path | None:
@@ -429,6 +471,7 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
                 changes.append(ApiChange("subpath_removed", path, "no such file", new.label))
     else:
         changes += _files_removed(old, new, pkg)
+    changes += _assets_gone(old, new, pkg)
     for subpath in _shared_subpaths(old, new):
         changes += _name_changes(old, new, pkg, subpath, notes)
     changes += _option_changes(old, new, pkg)

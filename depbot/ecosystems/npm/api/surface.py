@@ -5,12 +5,19 @@
 entry point whose exports no file of the release shows is listed as a module only, with
 ``opaque`` as its kind: a used name under it cannot be looked up. A root entry that
 ``require`` loads (CommonJS) is ``cjs``: its default import is ``module.exports``, whose
-members are the names it exports.
+members are the names it exports. A stylesheet or other file code may import
+(``pkg/dist/pkg.css``) is a ``file``.
 """
 
 from __future__ import annotations
 
-from depbot.ecosystems.npm.api.model import NpmPackage, deep_paths, requirable, subpath_names
+from depbot.ecosystems.npm.api.model import (
+    NpmPackage,
+    asset_paths,
+    deep_paths,
+    requirable,
+    subpath_names,
+)
 
 MAX_SUBPATHS = 200
 
@@ -26,4 +33,6 @@ def npm_surface(package: NpmPackage, name: str) -> dict[str, str]:
             out[path] = "cjs"
         for exported in sorted(names or ()):
             out[f"{path}:{exported}"] = "export"
+    for asset in asset_paths(package):  # `import 'pkg/dist/pkg.css'`: a file, no names
+        out.setdefault(f"{name}/{asset[2:]}", "file")
     return out
