@@ -54,8 +54,10 @@ from tests.helpers.realworld import CORPUS
 # (NPM11-STOP45-BLIND.md): 5 passed at f3571d0. 142 of 200; 143 with dated version headings
 # and rename lists of pairs (mathjs-7). Then 10 written blind (NPM10-STOP45-BLIND.md): 6 passed
 # at 1bb58de. 149 of 210; 150 with the fake registry reading backticked headings (superstruct-1).
+# Then 6 written blind (NPM6-STOP45-BLIND.md): 5 passed at ade3a1d. 155 of 216; 156 with
+# stylesheets a release ships and guides' "If you were using" steps (tippy.js-5).
 # It only rises from here
-FLOOR = 150  # scenarios passed with --model rules (of 210)
+FLOOR = 156  # scenarios passed with --model rules (of 216)
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
 # at stop 45: unknown, an import the API diff could not find is vouched for by nothing)
