@@ -14,6 +14,12 @@ from pathlib import Path
 
 from depbot.ecosystems.npm.api.engines import node_minimum
 from depbot.ecosystems.npm.api.exports import UNSEEN, Foreign, ambient_modules, file_exports
+from depbot.ecosystems.npm.api.exportsmap import (
+    JS_SUFFIXES,
+    normalise_exports,
+    pattern_conditions,
+    subpath_allowed,
+)
 from depbot.ecosystems.npm.api.params import (
     Signatures,
     option_values_narrowed,
@@ -25,7 +31,6 @@ from depbot.ecosystems.npm.api.params import (
 from depbot.records.api import ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
-JS_SUFFIXES = (".js", ".cjs", ".mjs")
 DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")
 SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
 MAX_DEEP_FILES = 2_000
@@ -54,27 +59,6 @@ class NpmPackage:
     # subpath: a 1,000-file package made the walk quadratic)
     memo: dict = field(default_factory=dict, repr=False, compare=False)
     read: bool = True  # its package.json was read: else nothing of it was seen, not compared
-
-
-def _flatten(value: object, path: str = "") -> dict[str, str | None]:
-    """Nested conditions as `node.require` → target (a string target is `default`)."""
-    if value is None or isinstance(value, str):
-        return {path or "default": value}
-    if isinstance(value, list):  # fallbacks: the first one a modern resolver takes
-        return _flatten(value[0], path) if value else {}
-    flat: dict[str, str | None] = {}
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            flat.update(_flatten(inner, f"{path}.{key}" if path else key))
-    return flat
-
-
-def normalise_exports(exports: object) -> dict[str, dict[str, str | None]] | None:
-    if exports is None:
-        return None
-    if isinstance(exports, dict) and any(str(k).startswith(".") for k in exports):
-        return {str(k): _flatten(v) for k, v in exports.items() if str(k).startswith(".")}
-    return {".": _flatten(exports)}
 
 
 def read_package(
@@ -151,25 +135,6 @@ def _walk(package: NpmPackage) -> list[str]:
                 break
         package.memo["walk"] = found
     return package.memo["walk"]
-
-
-def subpath_allowed(exports: dict[str, dict[str, str | None]], subpath: str) -> bool:
-    """Whether the `exports` map lets `pkg/<subpath>` through (exact, `*` pattern, `./dir/`)."""
-    candidates = (subpath, subpath + ".js") if not subpath.endswith(JS_SUFFIXES) else (subpath,)
-    for key, conditions in exports.items():
-        open_target = any(target is not None for target in conditions.values())
-        for wanted in candidates:
-            if key == wanted or (key.endswith("/") and wanted.startswith(key)):
-                return open_target
-            if "*" in key:
-                head, _, tail = key.partition("*")
-                if (
-                    wanted.startswith(head)
-                    and wanted.endswith(tail)
-                    and len(wanted) >= len(key) - 1
-                ):
-                    return open_target
-    return False
 
 
 def deep_paths(package: NpmPackage) -> list[str]:
@@ -287,28 +252,11 @@ def _entry_file(package: NpmPackage, target: str) -> Path | None:
 def _targets(package: NpmPackage, subpath: str) -> list[str]:
     """The files `pkg/<subpath>` may resolve to, the type declarations' first."""
     if package.exports is not None:
-        conditions = package.exports.get(subpath) or _pattern_conditions(package.exports, subpath)
+        conditions = package.exports.get(subpath) or pattern_conditions(package.exports, subpath)
         return [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
     if subpath == ".":
         return [t for t in (package.types, package.main, "index.js") if t]
     return [subpath[2:]]
-
-
-def _pattern_conditions(
-    exports: dict[str, dict[str, str | None]], subpath: str
-) -> dict[str, str | None]:
-    """The conditions of the ``exports`` pattern (``"./*": "./*.d.ts"``) that ``subpath``
-    matches, its ``*`` filled in; the longest pattern head wins, as in Node."""
-    best: tuple[int, dict[str, str | None]] = (-1, {})
-    for key, conditions in exports.items():
-        head, star, tail = key.partition("*")
-        if not star or not subpath.startswith(head) or not subpath.endswith(tail):
-            continue
-        if len(subpath) < len(head) + len(tail) or len(head) <= best[0]:
-            continue
-        part = subpath[len(head) : len(subpath) - len(tail)]
-        best = (len(head), {c: t.replace("*", part) if t else t for c, t in conditions.items()})
-    return best[1]
 
 
 def declaration_file(package: NpmPackage, subpath: str = ".") -> Path | None:
@@ -486,7 +434,7 @@ def _pattern_to_nothing(package: NpmPackage, subpath: str) -> bool:
     every target is a file the release does not have."""
     if package.exports is None or subpath in package.exports:
         return False
-    targets = [t for t in _pattern_conditions(package.exports, subpath).values() if t]
+    targets = [t for t in pattern_conditions(package.exports, subpath).values() if t]
     return bool(targets) and all(_file_within(package.root, t) is None for t in targets)
 
 
