@@ -278,10 +278,15 @@ class CodeSearch:
     def nearest_package_json(self, path: str) -> str | None:
         """Repo-relative path of the package.json nearest above ``path`` (inside the
         checkout), or None."""
+        return self.nearest_file(path, "package.json")
+
+    def nearest_file(self, path: str, name: str) -> str | None:
+        """Repo-relative path of the file ``name`` nearest above ``path`` (in its folder or
+        one above, inside the checkout), or None."""
         rel, _ = self._check_path(path)
         d = PurePosixPath(rel).parent
         while True:
-            cand = (d / "package.json").as_posix() if str(d) != "." else "package.json"
+            cand = (d / name).as_posix() if str(d) != "." else name
             if (self.root / cand).is_file() and self.inside(cand):
                 return cand
             if str(d) in (".", ""):

@@ -29,17 +29,6 @@ def _options(cs: CodeSearch, config: str) -> dict:
     return options if isinstance(options, dict) else {}
 
 
-def _nearest_config(cs: CodeSearch, path: str) -> str | None:
-    d = PurePosixPath(path).parent
-    while True:
-        cand = (d / "tsconfig.json").as_posix() if str(d) != "." else "tsconfig.json"
-        if (cs.root / cand).is_file() and cs.inside(cand):
-            return cand
-        if str(d) in (".", ""):
-            return None
-        d = d.parent
-
-
 def emits_require(cs: CodeSearch, path: str, esm: bool | None) -> bool:
     """Whether ``path``'s imports compile to ``require`` (``esm``: Node loads it as an ES
     module)."""
@@ -48,7 +37,7 @@ def emits_require(cs: CodeSearch, path: str, esm: bool | None) -> bool:
         return True
     if suffix not in _TS:
         return False
-    config = _nearest_config(cs, path)
+    config = cs.nearest_file(path, "tsconfig.json")
     options = _options(cs, config) if config is not None else {}
     module = str(options.get("module") or "").lower()
     if options.get("noEmit") is True:
