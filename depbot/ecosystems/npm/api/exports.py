@@ -25,13 +25,14 @@ import tree_sitter_typescript
 from depbot.ecosystems.npm.api.instances import Instances
 from depbot.ecosystems.npm.api.nodes import node_text
 from depbot.ecosystems.npm.api.returned import returned_members
+from depbot.ecosystems.npm.api.umd import UNSEEN, umd_exports
 
 MAX_DEPTH = 6  # `export * from` chains followed at most this deep
 MAX_FILE_BYTES = 3_000_000
 MAX_NAMES = 50_000
 # among the names of a CommonJS entry: `module.exports = new X()` whose maker no file of the
-# release shows, so the instance's members are not known (the entry is opaque, not empty)
-UNSEEN = "*"
+# release shows, so the instance's members are not known (the entry is opaque, not empty);
+# UMD bundles (umd.py) say the same of a module object they do not read to the end
 # a bare `export * from 'pkg'` / `'pkg/sub'`: the names that module exports (None: unread)
 Foreign = Callable[[str], "set[str] | None"]
 _NAMED_DECLARATIONS = ("name",)
@@ -356,6 +357,7 @@ def file_exports(
         if len(names) > MAX_NAMES:
             break
     names |= _members_of_exported(program)
+    names |= umd_exports(program) or set()  # `module.exports = factory()` inside a wrapper
     made = Instances(parse, lambda base, spec: _resolve(base, spec, root)).members(file, program)
     names |= {UNSEEN} if made is None else made
     names |= returned_members(program, names, _loader(ctx))  # `createClient().head`

@@ -284,14 +284,7 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
             return names
     if ambient is not None:
         return ambient
-    runtime = None
-    for target in targets:
-        entry = _entry_file(package, target)
-        if entry is not None and entry.name.endswith(JS_SUFFIXES):
-            runtime = file_exports(entry, package.root, foreign=reader)
-            break
-    if runtime is not None and UNSEEN in runtime:
-        runtime = None  # an instance whose members no file shows: not known, not none
+    runtime = _runtime_names(package, targets, reader)
     companion = _companion_declaration(package, subpath)
     if companion is not None:  # no declarations of its own: those of `@types/<name>`, with
         # the names its entry file shows (types of an older major may lag behind the code);
@@ -301,10 +294,31 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
     return runtime
 
 
+def _runtime_names(package: NpmPackage, targets: list[str], reader: Foreign) -> set[str] | None:
+    """The names the entry files show: the first one's, or with an ``exports`` map those of
+    each condition's file (an ``import`` file and a UMD ``require`` one are one API). None
+    when no file shows them, or only a module object whose members are not known."""
+    read: list[set[str]] = []
+    for target in dict.fromkeys(targets):
+        entry = _entry_file(package, target)
+        if entry is not None and entry.name.endswith(JS_SUFFIXES):
+            read.append(file_exports(entry, package.root, foreign=reader))
+            if package.exports is None:
+                break
+    known = [names for names in read if UNSEEN not in names]  # an instance or a UMD object
+    return set().union(*known) if known else None  # whose members no file shows: not none
+
+
 def _runtime_default(package: NpmPackage, targets: list[str], reader: Foreign) -> bool:
     """Whether the entry file the release runs sets the module object itself
     (``module.exports = Sequelize``): ``require('pkg')`` then gets a value, whatever the
-    declarations beside it re-export (``export * from './lib/sequelize'`` carries no default)."""
+    declarations beside it re-export (``export * from './lib/sequelize'`` carries no default).
+    Not when a ``module`` file (what bundlers give an ``import``) exports no default."""
+    module = package.manifest.get("module")
+    esm = _entry_file(package, module) if isinstance(module, str) and module else None
+    if package.exports is None and esm is not None and esm.name.endswith(JS_SUFFIXES):
+        if "default" not in file_exports(esm, package.root, foreign=reader):
+            return False
     for target in targets:
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
