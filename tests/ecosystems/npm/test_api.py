@@ -160,6 +160,27 @@ def test_ambient_module_blocks_export_their_declarations_without_export(tmp_path
     assert {(c.kind, c.detail) for c in diff.changes} == {("export_removed", "spanWords")}
 
 
+def test_a_module_block_exporting_a_namespace_of_the_file_has_that_namespace_s_members(tmp_path):
+    """`declare module 'shell' { export = Shell }` (a namespace declared at the file's top level),
+    then `export = Shell.Exports` (a namespace inside it): the members are those namespaces'."""
+    old = _package(tmp_path / "old", {"name": "shell", "types": "shell.d.ts"}, {
+        "shell.d.ts": "declare namespace Shell {\n  const app: App;\n  interface App {}\n"
+                      "  const remote: Remote;\n  interface Remote {}\n}\n"
+                      "declare module 'shell' {\n  export = Shell;\n}\n",
+    })  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "shell", "types": "shell.d.ts"}, {
+        "shell.d.ts": "declare namespace Shell {\n  interface App {}\n"
+                      "  namespace Exports {\n    const app: App;\n    type App = Shell.App;\n  }\n}\n"
+                      "declare module 'shell' {\n  export = Shell.Exports;\n}\n",
+    })  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert {"shell:app", "shell:App", "shell:remote"} <= set(diff.old_api or {})
+    assert {(c.kind, c.detail) for c in diff.changes} == {
+        ("export_removed", "Remote"),
+        ("export_removed", "remote"),
+    }
+
+
 def test_each_release_is_walked_once_however_many_subpaths(tmp_path, monkeypatch):
     """A package of one file per function (lodash: ~1,000) was walked once per subpath and
     per declaration lookup: 24 s for one patch diff. The file list is read once per release."""

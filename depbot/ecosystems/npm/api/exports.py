@@ -81,10 +81,27 @@ def _declared_names(node: tree_sitter.Node) -> list[str]:
     return [node_text(name)] if name is not None else []
 
 
-def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
-    """Members of `namespace name { … }` / `declare namespace name { … }` in one file."""
-    members: list[str] = []
+def _namespace_path(containers: list[tree_sitter.Node], path: str) -> list[str]:
+    """Members of the namespace ``path`` names (``Electron.CrossProcessExports``: a namespace
+    declared in another's body), looked up in the first of ``containers`` that declares it."""
+    first, _, rest = path.partition(".")
+    for container in containers:
+        found = _namespace_members(container, first, bodies=bool(rest))
+        if found and rest:
+            inner = [b for b in found if isinstance(b, tree_sitter.Node)]
+            return _namespace_path(inner, rest) if inner else []
+        if found:
+            return found
+    return []
+
+
+def _namespace_members(program: tree_sitter.Node, name: str, bodies: bool = False) -> list:
+    """Members of `namespace name { … }` / `declare namespace name { … }` in one file (its
+    bodies instead, with ``bodies``)."""
+    members: list = []
     for node in program.named_children:
+        if node.type == "expression_statement" and node.named_children:
+            node = node.named_children[0]  # `namespace a {}` in a body parses as an expression
         target = (
             node.named_children[-1]
             if node.type == "ambient_declaration" and node.named_children
@@ -95,7 +112,11 @@ def _namespace_members(program: tree_sitter.Node, name: str) -> list[str]:
             or node_text(target.child_by_field_name("name")) != name
         ):
             continue
-        members += _body_members(target.child_by_field_name("body"), nested=True)
+        body = target.child_by_field_name("body")
+        if bodies:
+            members += [body] if body is not None else []
+        else:
+            members += _body_members(body, nested=True)
     return members
 
 
@@ -152,9 +173,10 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
     if "default" in tokens:  # `export default X` with `declare namespace X { … }` beside it:
         named = [c for c in node.named_children if c.type == "identifier"]  # X's members too
         return {"default", *(_namespace_members(program, node_text(named[0])) if named else [])}
-    if "=" in tokens:  # export = X
-        named = [c for c in node.named_children if c.type == "identifier"]
-        return {"default", *(_namespace_members(program, node_text(named[0])) if named else [])}
+    if "=" in tokens:  # export = X (or X.Y: a namespace inside another)
+        named = [c for c in node.named_children if c.type in ("identifier", "member_expression")]
+        containers = [program] + ([ctx.outer] if ctx.outer is not None else [])
+        return {"default", *(_namespace_path(containers, node_text(named[0])) if named else [])}
     if declaration is not None:
         return set(_declared_names(declaration))
     names: set[str] = set()
@@ -272,6 +294,8 @@ class _Context:
     ) -> None:
         self.file, self.root, self.depth, self.seen = file, root, depth, seen
         self.foreign = foreign
+        # a `declare module 'x' { export = N }` block's file: where else `N` may be declared
+        self.outer: tree_sitter.Node | None = None
 
 
 def ambient_modules(file: Path) -> dict[str, set[str]]:
@@ -290,6 +314,7 @@ def ambient_modules(file: Path) -> dict[str, set[str]]:
         if name is None or name.type != "string" or body is None:
             continue
         ctx = _Context(file, file.parent, MAX_DEPTH, {file})
+        ctx.outer = program
         names = found.setdefault(node_text(name), set())
         for statement in body.named_children:
             if statement.type == "export_statement":
