@@ -160,6 +160,18 @@ def test_ambient_module_blocks_export_their_declarations_without_export(tmp_path
     assert {(c.kind, c.detail) for c in diff.changes} == {("export_removed", "spanWords")}
 
 
+def test_names_a_destructuring_export_binds_are_exported(tmp_path):
+    """`export const { program, Command } = commander` (an ESM wrapper of a CommonJS entry)."""
+    body = "import c from './index.js';\nexport const {\n  program,\n  Command: Cmd,\n} = c;\n"
+    old = _package(tmp_path / "old", {"name": "cli"}, {"esm.mjs": body, "index.js": ""})
+    body = "import c from './index.js';\nexport const { program, ...rest } = c, [first] = [];\n"
+    new = _package(tmp_path / "new", {"name": "cli"}, {"esm.mjs": body, "index.js": ""})
+    diff = diff_releases("npm", old, new)
+    assert {"cli/esm.mjs:program", "cli/esm.mjs:Cmd"} <= set(diff.old_api or {})
+    assert {"cli/esm.mjs:rest", "cli/esm.mjs:first"} <= set(diff.new_api or {})
+    assert {c.detail for c in diff.changes if c.kind == "export_removed"} == {"Cmd"}
+
+
 def test_a_module_block_exporting_a_namespace_of_the_file_has_that_namespace_s_members(tmp_path):
     """`declare module 'shell' { export = Shell }` (a namespace declared at the file's top level),
     then `export = Shell.Exports` (a namespace inside it): the members are those namespaces'."""

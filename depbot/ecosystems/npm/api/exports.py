@@ -73,12 +73,28 @@ def _declared_names(node: tree_sitter.Node) -> list[str]:
         return [n for child in node.named_children for n in _declared_names(child)]
     if node.type in ("lexical_declaration", "variable_declaration"):
         return [
-            node_text(d.child_by_field_name("name"))
+            n
             for d in node.named_children
             if d.type == "variable_declarator"
+            for n in _bound(d.child_by_field_name("name"))
         ]
     name = node.child_by_field_name("name")
     return [node_text(name)] if name is not None else []
+
+
+def _bound(pattern: tree_sitter.Node | None) -> list[str]:
+    """The names a binding binds: `a`, or each of `{ a, b: c, ...d }` / `[e, f = 1]`."""
+    if pattern is None:
+        return []
+    if pattern.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return [node_text(pattern)]
+    if pattern.type == "pair_pattern":
+        return _bound(pattern.child_by_field_name("value"))
+    if pattern.type in ("assignment_pattern", "object_assignment_pattern"):
+        return _bound(pattern.child_by_field_name("left") or pattern.named_children[0])
+    if pattern.type in ("object_pattern", "array_pattern", "rest_pattern"):
+        return [n for child in pattern.named_children for n in _bound(child)]
+    return [node_text(pattern)]
 
 
 def _namespace_path(containers: list[tree_sitter.Node], path: str) -> list[str]:
