@@ -76,3 +76,41 @@ _STAR_FROM = re.compile(r"""(?<![\w$.])export\s*\*\s*from\s*(['"])([^'"\s]{1,214
 def star_sources(text: str) -> list[str]:
     """The bare specifiers a module re-exports whole: ``export * from 'pkg'`` → ``pkg``."""
     return [m.group(2) for m in _STAR_FROM.finditer(text) if not m.group(2).startswith(".")]
+
+
+_IDENT = r"[A-Za-z_$][\w$]*"
+_CALL = re.compile(rf"(?<![\w$.])({_IDENT})\s*\(([^()]{{0,400}})\)")
+_EXPORTED_FUNCTION = (
+    re.compile(r"(?<![\w$.])module\.exports\s*=\s*(?:async\s+)?function\b[^(]{0,80}\(([^)]*)\)"),
+    re.compile(r"(?<![\w$.])module\.exports\s*=\s*(?:async\s*)?\(([^)]*)\)\s*(?::[^=]{0,80})?=>"),
+    re.compile(r"(?<![\w$.])export\s+default\s+(?:async\s+)?function\b[^(]{0,80}\(([^)]*)\)"),
+)
+
+
+def passed_to(text: str, local: str) -> list[tuple[str, int]]:
+    """The calls that hand the value ``local`` to a function: ``setup(server, lib)`` →
+    ``("setup", 1)`` (the callee's name and the argument's position; flat calls only)."""
+    out = []
+    for m in _CALL.finditer(text):
+        args = [a.strip() for a in m.group(2).split(",")]
+        if m.group(1) not in ("require", "function", "if", "while", "for", "switch", "catch"):
+            out += [(m.group(1), i) for i, a in enumerate(args) if a == local]
+    return list(dict.fromkeys(out))
+
+
+def parameter(text: str, position: int) -> tuple[str, int] | None:
+    """The name and offset of parameter ``position`` of the function a module exports
+    (``module.exports = function (server, lib) {``, an arrow, ``export default function``)."""
+    for pattern in _EXPORTED_FUNCTION:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        params = found.group(1).split(",")
+        if position >= len(params):
+            return None
+        name = re.match(rf"\s*({_IDENT})\s*(?:[:=?]|$)", params[position])
+        if name is None:
+            return None
+        offset = found.start(1) + sum(len(p) + 1 for p in params[:position]) + name.start(1)
+        return name.group(1), offset
+    return None

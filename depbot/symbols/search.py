@@ -102,8 +102,52 @@ class SymbolSearch:
             texts = {p: self._text(p) for p in rep.files}
             return python_used(rep, {p: self.py_facts(p) for p in rep.files}, texts)
         sites = rep.sites + self._through_reexports(rep, package)
+        sites += self._through_arguments(rep.sites)
         files = sorted({s.path for s in sites})
         return js_used(replace(rep, sites=sites, files=files), {p: self._text(p) for p in files})
+
+    def _through_arguments(self, sites: list[ImportSite]) -> list[ImportSite]:
+        """The package's module object handed to a function of another module of the
+        checkout (``setup(server, lib)`` with ``const setup = require('./setup')`` and
+        ``module.exports = function (server, lib) {``): that parameter is an import of the
+        package there (TAPIR's values followed through calls, one module on)."""
+        out: list[ImportSite] = []
+        for site in sites:
+            whole = [(k, v) for k, v in site.names.items() if v in ("*", "default")]
+            if site.type_only or not whole or not re.fullmatch(r"[A-Za-z_$][\w$]*", whole[0][0]):
+                continue
+            local, imported = whole[0]
+            text = self._text(site.path)
+            bound = {
+                name: imp.specifier
+                for imp in js_imports(text, path=site.path)
+                if not imp.package
+                for name, value in imp.names.items()
+                if value in ("*", "default")
+            }
+            for callee, position in jslocal.passed_to(text, local)[:20]:
+                target = self._first_file(jslocal.candidates(site.path, bound.get(callee, "")))
+                found = jslocal.parameter(self._text(target), position) if target else None
+                if target is None or found is None:
+                    continue
+                param, offset = found
+                body = self._text(target)
+                line = body.count("\n", 0, offset) + 1
+                col = offset - (body.rfind("\n", 0, offset) + 1) + 1
+                text_line = body.splitlines()[line - 1].strip() if body else ""
+                out.append(ImportSite(target, line, col, text_line, site.module, site.package,
+                                      site.subpath, {param: imported}, site.style, site.esm,
+                                      False))  # fmt: skip
+        return out
+
+    def _first_file(self, paths: list[str]) -> str | None:
+        for path in paths:
+            try:
+                self.code.read_lines(path)
+            except ToolError:
+                continue
+            return path
+        return None
 
     def _through_reexports(self, rep: ImportReport, package: str) -> list[ImportSite]:
         """The imports of a local module that re-exports the package whole (``module.exports

@@ -133,6 +133,25 @@ def test_the_imports_of_a_local_module_that_re_exports_the_package_are_its(tmp_p
     assert used["zipkit:inflate"] == "src/more.mjs:1 import"
 
 
+def test_the_module_object_handed_to_a_function_of_another_module_is_followed(tmp_path: Path):
+    """`setup(server, restify)` with `module.exports = function (server, restify)` in
+    ./controllers/setup.js: that parameter is the package there (one module on)."""
+    used = _used(tmp_path, {
+        "app.js": "var restify = require('restify');\nvar setup = require('./controllers/setup');\n"
+                  "var server = restify.createServer();\nsetup(server, restify, 3);\n",
+        "controllers/setup.js": "module.exports = function(server, restify, n) {\n"
+                                "  server.use(restify.bodyParser());\n};\n",
+        "other.ts": "import * as lib from 'restify';\nimport route from './route';\nroute(lib);\n",
+        "route.ts": "export default async function route(api: typeof import('restify')) {\n"
+                    "  api.queryParser();\n}\n",
+        "unrelated.js": "module.exports = function(server, restify) { restify.nothing(); };\n",
+    }, "npm", "restify")  # fmt: skip
+    assert used["restify:createServer"] == "app.js:3 member"
+    assert used["restify:bodyParser"] == "controllers/setup.js:2 member"
+    assert used["restify:queryParser"] == "route.ts:2 member"
+    assert "restify:nothing" not in used  # nothing hands it the package
+
+
 def test_the_names_a_barrel_takes_from_export_star_are_the_packages(tmp_path: Path):
     used = _used(tmp_path, {
         "src/lib/index.js": "export * from 'zipkit';\nexport const local = 1;\n",

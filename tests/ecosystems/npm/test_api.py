@@ -160,6 +160,42 @@ def test_ambient_module_blocks_export_their_declarations_without_export(tmp_path
     assert {(c.kind, c.detail) for c in diff.changes} == {("export_removed", "spanWords")}
 
 
+def test_names_copied_onto_the_exports_from_a_required_file_and_under_an_if_are_exported(tmp_path):
+    """`Object.keys(plugins).forEach(function (k) { module.exports[k] = plugins[k]; })` in an
+    `if (!process.env.CLIENT_ONLY) { … }` block: each name of ./plugins is an export."""
+    index = ("module.exports = { createClient: 1 };\n"
+             "if (!process.env.CLIENT_ONLY) {\n  module.exports.createServer = 2;\n"
+             "  var plugins = require('./plugins');\n"
+             "  Object.keys(plugins).forEach(function (k) {\n    module.exports[k] = plugins[k];\n  });\n}\n")  # fmt: skip
+    old = _package(tmp_path / "old", {"name": "srv", "main": "lib/index.js"}, {
+        "lib/index.js": index,
+        "lib/plugins/index.js": "module.exports = { bodyParser: 1, queryParser: 2 };\n",
+    })  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "srv", "main": "lib/index.js"}, {
+        "lib/index.js": "module.exports = { createServer: 1, plugins: {} };\n",
+    })  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert {"srv:createServer", "srv:bodyParser", "srv:queryParser"} <= set(diff.old_api or {})
+    removed = {c.detail for c in diff.changes if c.kind == "export_removed"}
+    assert removed == {"bodyParser", "queryParser", "createClient"}
+
+
+def test_an_entry_that_loads_a_build_by_environment_has_that_build_s_names_only(tmp_path):
+    """`if (NODE_ENV === 'production') module.exports = require('./x.prod.js') else …`: the
+    module object is the build's `exports`; no default when the build sets none."""
+    entry = ("if (process.env.NODE_ENV === 'production') {\n"
+             "  module.exports = require('./m.prod.js')\n} else {\n"
+             "  module.exports = require('./m.dev.js')\n}\n")  # fmt: skip
+    build = "exports.merge = merge;\nexports.unique = unique;\n"
+    old = _package(tmp_path / "old", {"name": "m", "main": "index.js"},
+                   {"index.js": "module.exports = function merge() {};\n"})  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "m", "main": "index.js"},
+                   {"index.js": entry, "m.prod.js": build, "m.dev.js": build})  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert {"m:merge", "m:unique"} <= set(diff.new_api or {})
+    assert ("default_removed", "default export") in {(c.kind, c.detail) for c in diff.changes}
+
+
 def test_names_a_destructuring_export_binds_are_exported(tmp_path):
     """`export const { program, Command } = commander` (an ESM wrapper of a CommonJS entry)."""
     body = "import c from './index.js';\nexport const {\n  program,\n  Command: Cmd,\n} = c;\n"

@@ -217,26 +217,34 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
     return names
 
 
-def _required_whole(node: tree_sitter.Node, ctx: _Context) -> set[str]:
+def _required_whole(node: tree_sitter.Node, ctx: _Context) -> set[str] | None:
     """`module.exports = require('./lib/sequelize')`: the entry file is another file of the
-    release, whose names are the module's."""
+    release, whose names are the module's (None: not such a statement, or no such file)."""
     expression = node.named_children[0] if node.named_children else None
     if expression is None or expression.type != "assignment_expression":
-        return set()
+        return None
     left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
     if node_text(left) != "module.exports" or right is None or right.type != "call_expression":
-        return set()
+        return None
     args = right.child_by_field_name("arguments")
     items = args.named_children if args is not None else []
     if node_text(right.child_by_field_name("function")) != "require" or len(items) != 1:
-        return set()
+        return None
     spec = node_text(items[0]).strip("'\"`")
     if items[0].type != "string" or not spec.startswith("."):
-        return set()
+        return None
     target = _resolve(ctx.file, spec, ctx.root)
     if target is None:
-        return set()
+        return None
     return file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
+
+
+def _loads_file(node: tree_sitter.Node) -> bool:
+    """``module.exports = require('./…')`` (whether or not the file is there)."""
+    text = " ".join(node_text(node).split())
+    return bool(
+        re.fullmatch(r"module\.exports\s*=\s*require\(\s*['\"`]\.[^'\"`]*['\"`]\s*\);?", text)
+    )
 
 
 def _commonjs(node: tree_sitter.Node) -> set[str]:
@@ -389,20 +397,91 @@ def file_exports(
         return set()
     ctx = _Context(file, root, depth, seen, foreign)
     names: set[str] = set()
-    for node in program.named_children:
+    loaded = unread_load = False  # an entry that loads one of two builds (by environment)
+    for node in _statements(program):
         if node.type == "export_statement":
             names |= _export_statement(node, program, ctx)
         elif node.type == "expression_statement":
-            names |= _commonjs(node)
-            names |= _required_whole(node, ctx)
+            whole = _required_whole(node, ctx)  # `module.exports = require('./lib')`: the
+            if whole is not None:  # file's names, default or not
+                names |= whole
+                loaded = True
+            elif _loads_file(node):  # a file not shipped: a module object all the same
+                unread_load = True
+            else:
+                names |= _commonjs(node)
+            names |= _copied(node, program, ctx)
         if len(names) > MAX_NAMES:
             break
+    if unread_load and not loaded:
+        names.add("default")
     names |= _members_of_exported(program)
     names |= umd_exports(program) or set()  # `module.exports = factory()` inside a wrapper
     made = Instances(parse, lambda base, spec: _resolve(base, spec, root)).members(file, program)
     names |= {UNSEEN} if made is None else made
     names |= returned_members(program, names, _loader(ctx))  # `createClient().head`
     return names - {"", "__esModule"}
+
+
+def _statements(program: tree_sitter.Node):
+    """The file's top-level statements, and those of a top-level ``if`` and its ``else``
+    (``if (!process.env.CLIENT_ONLY) { module.exports.createServer = … }``)."""
+    for node in program.named_children:
+        yield node
+        if node.type != "if_statement":
+            continue
+        for part in (
+            node.child_by_field_name("consequence"),
+            node.child_by_field_name("alternative"),
+        ):
+            if part is not None and part.type == "else_clause":
+                part = next((c for c in part.named_children if c.type == "statement_block"), None)
+            if part is not None and part.type == "statement_block":
+                yield from part.named_children
+
+
+def _copied(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _Context) -> set[str]:
+    """``Object.keys(lib).forEach(function (k) { module.exports[k] = lib[k]; })`` with
+    ``var lib = require('./lib')``: every name of that file becomes one of these exports."""
+    call = node.named_children[0] if node.named_children else None
+    callee = call.child_by_field_name("function") if call is not None else None
+    if callee is None or callee.type != "member_expression":
+        return set()
+    keys = callee.child_by_field_name("object")
+    if node_text(callee.child_by_field_name("property")) != "forEach" or keys is None:
+        return set()
+    if (
+        keys.type != "call_expression"
+        or node_text(keys.child_by_field_name("function")) != "Object.keys"
+    ):
+        return set()
+    source = node_text(keys.child_by_field_name("arguments")).strip("() ")
+    body = node_text(call.child_by_field_name("arguments"))
+    copy = rf"\b(?:module\.)?exports\s*\[\s*(\w+)\s*\]\s*=\s*{re.escape(source)}\s*\[\s*\1\s*\]"
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", source) or not re.search(copy, body):
+        return set()
+    spec = _required_by(program, source)
+    target = _resolve(ctx.file, spec, ctx.root) if spec.startswith(".") else None
+    if target is None:
+        return set()
+    return file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign) - {"default"}
+
+
+def _required_by(program: tree_sitter.Node, name: str) -> str:
+    """The relative specifier a top-level ``var name = require('./x')`` loads ('' if none)."""
+    for node in _statements(program):
+        if node.type not in ("variable_declaration", "lexical_declaration"):
+            continue
+        for declarator in node.named_children:
+            value = declarator.child_by_field_name("value")
+            if node_text(declarator.child_by_field_name("name")) != name or value is None:
+                continue
+            args = (
+                value.child_by_field_name("arguments") if value.type == "call_expression" else None
+            )
+            if args is not None and node_text(value.child_by_field_name("function")) == "require":
+                return node_text(args).strip("()'\" ")
+    return ""
 
 
 def _loader(
