@@ -35,7 +35,7 @@ from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
 from depbot.symbols.shims import shim_reason
-from depbot.symbols.used import js_used, python_used, workflow_used
+from depbot.symbols.used import js_used, line_col, python_used, workflow_used
 from depbot.symbols.workflow import script_uses
 
 _PY_HOPS = 5  # modules and assignments followed from a Python name to what made it
@@ -117,37 +117,22 @@ class SymbolSearch:
             if site.type_only or not whole or not re.fullmatch(r"[A-Za-z_$][\w$]*", whole[0][0]):
                 continue
             local, imported = whole[0]
-            text = self._text(site.path)
-            bound = {
-                name: imp.specifier
-                for imp in js_imports(text, path=site.path)
-                if not imp.package
-                for name, value in imp.names.items()
-                if value in ("*", "default")
-            }
-            for callee, position in jslocal.passed_to(text, local)[:20]:
-                target = self._first_file(jslocal.candidates(site.path, bound.get(callee, "")))
-                found = jslocal.parameter(self._text(target), position) if target else None
-                if target is None or found is None:
+            for callee, position in jslocal.passed_to(self._text(site.path), local)[:20]:
+                found = self._local_import(site.path, callee, site.package)
+                if found is None or not found[0].specifier.startswith("."):
+                    continue  # (a relative module: what `candidates` reaches)
+                if found[0].names[callee] not in ("*", "default"):
                     continue
-                param, offset = found
-                body = self._text(target)
-                line = body.count("\n", 0, offset) + 1
-                col = offset - (body.rfind("\n", 0, offset) + 1) + 1
-                text_line = body.splitlines()[line - 1].strip() if body else ""
-                out.append(ImportSite(target, line, col, text_line, site.module, site.package,
-                                      site.subpath, {param: imported}, site.style, site.esm,
+                body = self._text(found[1])
+                param = jslocal.parameter(body, position)
+                if param is None:
+                    continue
+                line, col = line_col(body, param[1])
+                text = body.splitlines()[line - 1].strip()
+                out.append(ImportSite(found[1], line, col, text, site.module, site.package,
+                                      site.subpath, {param[0]: imported}, site.style, site.esm,
                                       False))  # fmt: skip
         return out
-
-    def _first_file(self, paths: list[str]) -> str | None:
-        for path in paths:
-            try:
-                self.code.read_lines(path)
-            except ToolError:
-                continue
-            return path
-        return None
 
     def _through_reexports(self, rep: ImportReport, package: str) -> list[ImportSite]:
         """The imports of a local module that re-exports the package whole (``module.exports

@@ -47,7 +47,7 @@ def _add(
             out[name] = replace(old, also=(*old.also, (path, line, col, "")))
 
 
-def _line_col(text: str, at: int) -> tuple[int, int]:
+def line_col(text: str, at: int) -> tuple[int, int]:
     """The 1-based line and column of offset ``at`` of ``text``."""
     return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
@@ -108,7 +108,7 @@ def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: in
         return
     local = head.group(1)
     for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\??\.([A-Za-z_$][\w$]*)", text):
-        line, col = _line_col(text, m.start())
+        line, col = line_col(text, m.start())
         _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
 
 
@@ -125,7 +125,7 @@ def _destructured_results(
             maker = name
         else:
             continue
-        line, col = _line_col(text, at)
+        line, col = line_col(text, at)
         _add(out, f"{maker}().{key}", path, line, "member", col)
 
 
@@ -218,7 +218,7 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 start = text.rfind("\n", 0, m.start()) + 1
                 if text[start : m.start()].lstrip().startswith(("//", "*", "/*")):
                     continue  # a comment names it: not a use
-                line, col = _line_col(text, m.start())
+                line, col = line_col(text, m.start())
                 name = f"{prefix}.{m.group(1)}" if prefix != module else f"{module}:{m.group(1)}"
                 shim = bool(js_shim(text, line, m.group(1)))  # `x.new = x.new || x.old`
                 how = "assigned" if _SETS.match(text, m.end(1)) else "member"
@@ -229,13 +229,13 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
             for m in re.finditer(
                 rf"""(?<![\w$.]){re.escape(local)}\s*\[\s*(['"])([A-Za-z_$][\w$]*)\1\s*\]""", text
             ):
-                line, col = _line_col(text, m.start())  # `local['member']`
+                line, col = line_col(text, m.start())  # `local['member']`
                 name = f"{prefix}.{m.group(2)}" if prefix != module else f"{module}:{m.group(2)}"
                 _add(out, name, site.path, line, "member", col)
             for offset, value, key in destructured(text):  # `const { a: b } = local`
                 if value != local or text[:offset].rstrip().endswith(("//", "*")):
                     continue
-                line, col = _line_col(text, offset)
+                line, col = line_col(text, offset)
                 name = f"{prefix}.{key}" if prefix != module else f"{module}:{key}"
                 _add(out, name, site.path, line, "member", col)
     return _with_text(out, texts)

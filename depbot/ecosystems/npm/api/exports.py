@@ -23,7 +23,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from depbot.ecosystems.npm.api.instances import Instances
-from depbot.ecosystems.npm.api.nodes import node_text
+from depbot.ecosystems.npm.api.nodes import descendants, node_text
 from depbot.ecosystems.npm.api.returned import returned_members
 from depbot.ecosystems.npm.api.umd import UNSEEN, umd_exports
 
@@ -217,9 +217,9 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
     return names
 
 
-def _required_whole(node: tree_sitter.Node, ctx: _Context) -> set[str] | None:
-    """`module.exports = require('./lib/sequelize')`: the entry file is another file of the
-    release, whose names are the module's (None: not such a statement, or no such file)."""
+def _loaded_spec(node: tree_sitter.Node) -> str | None:
+    """`module.exports = require('./lib/sequelize')`: the relative specifier of the file of the
+    release whose names are the module's (None: not such a statement)."""
     expression = node.named_children[0] if node.named_children else None
     if expression is None or expression.type != "assignment_expression":
         return None
@@ -230,21 +230,8 @@ def _required_whole(node: tree_sitter.Node, ctx: _Context) -> set[str] | None:
     items = args.named_children if args is not None else []
     if node_text(right.child_by_field_name("function")) != "require" or len(items) != 1:
         return None
-    spec = node_text(items[0]).strip("'\"`")
-    if items[0].type != "string" or not spec.startswith("."):
-        return None
-    target = _resolve(ctx.file, spec, ctx.root)
-    if target is None:
-        return None
-    return file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
-
-
-def _loads_file(node: tree_sitter.Node) -> bool:
-    """``module.exports = require('./…')`` (whether or not the file is there)."""
-    text = " ".join(node_text(node).split())
-    return bool(
-        re.fullmatch(r"module\.exports\s*=\s*require\(\s*['\"`]\.[^'\"`]*['\"`]\s*\);?", text)
-    )
+    spec = node_text(items[0])
+    return spec if items[0].type == "string" and spec.startswith(".") else None
 
 
 def _commonjs(node: tree_sitter.Node) -> set[str]:
@@ -402,11 +389,12 @@ def file_exports(
         if node.type == "export_statement":
             names |= _export_statement(node, program, ctx)
         elif node.type == "expression_statement":
-            whole = _required_whole(node, ctx)  # `module.exports = require('./lib')`: the
-            if whole is not None:  # file's names, default or not
-                names |= whole
+            spec = _loaded_spec(node)  # `module.exports = require('./lib')`: that file's
+            target = _resolve(ctx.file, spec, ctx.root) if spec else None  # names, default or not
+            if target is not None:
+                names |= file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
                 loaded = True
-            elif _loads_file(node):  # a file not shipped: a module object all the same
+            elif spec:  # a file not shipped: a module object all the same
                 unread_load = True
             else:
                 names |= _commonjs(node)
@@ -456,15 +444,33 @@ def _copied(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _Context) ->
     ):
         return set()
     source = node_text(keys.child_by_field_name("arguments")).strip("() ")
-    body = node_text(call.child_by_field_name("arguments"))
-    copy = rf"\b(?:module\.)?exports\s*\[\s*(\w+)\s*\]\s*=\s*{re.escape(source)}\s*\[\s*\1\s*\]"
-    if not re.fullmatch(r"[A-Za-z_$][\w$]*", source) or not re.search(copy, body):
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", source) or not _copies(call, source):
         return set()
     spec = _required_by(program, source)
     target = _resolve(ctx.file, spec, ctx.root) if spec.startswith(".") else None
     if target is None:
         return set()
     return file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign) - {"default"}
+
+
+def _copies(call: tree_sitter.Node, source: str) -> bool:
+    """Whether the call's arguments do ``module.exports[k] = source[k]`` (or ``exports[k]``)."""
+    for node in descendants(call.child_by_field_name("arguments") or call):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type != "assignment_expression" or left is None or right is None:
+            continue
+        if left.type != "subscript_expression" or right.type != "subscript_expression":
+            continue
+        key = left.child_by_field_name("index")
+        if (
+            node_text(left.child_by_field_name("object")) in _EXPORTS
+            and node_text(right.child_by_field_name("object")) == source
+            and key is not None
+            and key.type == "identifier"
+            and node_text(key) == node_text(right.child_by_field_name("index"))
+        ):
+            return True
+    return False
 
 
 def _required_by(program: tree_sitter.Node, name: str) -> str:
@@ -476,11 +482,10 @@ def _required_by(program: tree_sitter.Node, name: str) -> str:
             value = declarator.child_by_field_name("value")
             if node_text(declarator.child_by_field_name("name")) != name or value is None:
                 continue
-            args = (
-                value.child_by_field_name("arguments") if value.type == "call_expression" else None
-            )
-            if args is not None and node_text(value.child_by_field_name("function")) == "require":
-                return node_text(args).strip("()'\" ")
+            args = value.child_by_field_name("arguments")
+            first = args.named_children[0] if args is not None and args.named_children else None
+            if node_text(value.child_by_field_name("function")) == "require" and first is not None:
+                return node_text(first) if first.type == "string" else ""
     return ""
 
 

@@ -1,4 +1,4 @@
-"""Text of a tree-sitter node of a JavaScript or TypeScript parse, as the API readers need it."""
+"""Text and walks of a tree-sitter parse of JavaScript or TypeScript, as the API readers need."""
 
 from __future__ import annotations
 
@@ -12,3 +12,10 @@ def node_text(node: tree_sitter.Node | None) -> str:
     if node.type == "string":
         return "".join(node_text(c) for c in node.children if c.type == "string_fragment")
     return node.text.decode("utf-8", errors="replace")
+
+
+def descendants(node: tree_sitter.Node):
+    """Every named node under ``node``, depth first."""
+    for child in node.named_children:
+        yield child
+        yield from descendants(child)

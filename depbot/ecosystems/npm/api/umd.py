@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from depbot.ecosystems.npm.api.nodes import node_text
+from depbot.ecosystems.npm.api.nodes import descendants, node_text
 
 UNSEEN = "*"  # among a file's names: the members of the module object are not known
 MAX_DEPTH = 8
@@ -173,7 +173,7 @@ def _set_on(name: str, scope: tree_sitter.Node, scopes: list, depth: int) -> set
     """Members set on ``name`` anywhere in ``scope``: ``name.x = …``, ``name['x'] = …``,
     ``Object.defineProperty(name, 'x', …)``, ``Object.assign(name, {…})``."""
     out: set[str] = set()
-    for node in _descendants(scope):
+    for node in descendants(scope):
         if node.type == "assignment_expression":
             left = node.child_by_field_name("left")
             if left is None or node_text(left.child_by_field_name("object")) != name:
@@ -184,24 +184,18 @@ def _set_on(name: str, scope: tree_sitter.Node, scopes: list, depth: int) -> set
                 index = left.child_by_field_name("index")
                 if index is None or index.type != "string":
                     raise _Unread  # `api[key] = …`: members made at run time
-                out.add(node_text(index).strip("'\""))
+                out.add(node_text(index))
         elif node.type == "call_expression":
             args = _args(node)
             callee = node_text(node.child_by_field_name("function"))
             if not args or node_text(args[0]) != name or not callee.startswith("Object."):
                 continue
             if callee == "Object.defineProperty" and len(args) > 1 and args[1].type == "string":
-                out.add(node_text(args[1]).strip("'\""))
+                out.add(node_text(args[1]))
             elif callee in ("Object.assign", "Object.defineProperties"):
                 for arg in args[1:]:
                     out |= _members(arg, scopes, depth + 1)
     return out - {"__esModule"}
-
-
-def _descendants(node: tree_sitter.Node):
-    for child in node.named_children:
-        yield child
-        yield from _descendants(child)
 
 
 def _called(call: tree_sitter.Node, scopes: list, depth: int) -> set[str]:
@@ -233,7 +227,7 @@ def _keys(node: tree_sitter.Node) -> set[str]:
             key = child.child_by_field_name("key") or child.child_by_field_name("name")
             if key is None or key.type == "computed_property_name":
                 raise _Unread
-            keys.add(node_text(key).strip("'\""))
+            keys.add(node_text(key))
         elif child.type == "spread_element":
             raise _Unread
     return keys - {"__proto__"}
