@@ -20,6 +20,7 @@ from depbot.output.mdsafe import (
     neutralize_inline,
     neutralize_line,
 )
+from depbot.records.accounting import named_in
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
 
@@ -116,11 +117,18 @@ def from_code(bc: BreakingChange) -> bool:
     return re.fullmatch(r"a\d+", bc.section_ref) is not None
 
 
-def _code_evidence(seen: list[BreakingChange], *, notes_say_it: bool, notes_read: bool) -> str:
+def _code_evidence(
+    seen: list[BreakingChange], *, notes_say_it: bool, notes_read: bool, notes_name_it: bool
+) -> str:
     """The API diff's findings: confirming the notes, or the only source of the break (and
-    "the notes do not mention it" only when the notes were read)."""
+    "the notes do not mention it" only when the notes were read and no item names it)."""
     if notes_say_it:
         head = "**Seen in the released code too** (the API of both versions compared):"
+    elif notes_read and notes_name_it:
+        head = (
+            "**The release notes name this in an item no search of the code was made for**; "
+            "the break was seen by comparing the released code of both versions:"
+        )
     elif notes_read:
         head = (
             "**The release notes do not mention this break**; it was seen by comparing the "
@@ -204,8 +212,13 @@ def _what_broke(verdict: Verdict, quote_cap: int | None) -> tuple[list[str], int
     if not verdict.breaking_changes:
         parts.append("No changelog section was recorded for this update.")
     if seen:
-        read = verdict.accounting is None or verdict.accounting.basis.startswith("notes")
-        parts.append(_code_evidence(seen, notes_say_it=bool(noted), notes_read=read))
+        acc = verdict.accounting
+        read = acc is None or acc.basis.startswith("notes")
+        items = [f"{i.text} {' '.join(i.terms)}" for i in acc.items] if acc else []
+        named = named_in((s for bc in seen for s in bc.symbols[:1]), items)
+        parts.append(
+            _code_evidence(seen, notes_say_it=bool(noted), notes_read=read, notes_name_it=named)
+        )
     return parts, dropped_chars
 
 

@@ -24,6 +24,7 @@ from depbot.planner.records import (
     State,
     UpdateEntry,
 )
+from depbot.records.accounting import leaf, named_in
 
 
 def wants_api(st: State) -> bool:
@@ -130,10 +131,9 @@ def _released_break(
     broken name: it says that, never that they are silent)."""
     ids = list(dict.fromkeys(i for _, got in strong for i in got))
     what = "; ".join(_api_change(f, u.to).summary for f, _ in strong[:3])
-    named = [_leaf(s) for f, _ in strong for s in f.symbols[:1]]
     if not notes_read:
         notes = "could not be read"
-    elif any(re.search(rf"`{re.escape(n)}`|\b{re.escape(n)}\b", t) for n in named for t in items):
+    elif named_in((s for f, _ in strong for s in f.symbols[:1]), items):
         notes = "name it too, in an item no search of the code was made for"
     else:
         notes = "do not mention it"
@@ -147,10 +147,6 @@ def _released_break(
     )
 
 
-def _leaf(symbol: str) -> str:
-    return re.split(r"[.:/]", symbol)[-1] or symbol
-
-
 def _one_fix(f: Finding, package: str, to: str) -> str:
     """What the released code says to do about one finding, when it says it."""
     what = unfence(f.where).rsplit(" · ", 1)[-1]
@@ -160,17 +156,17 @@ def _one_fix(f: Finding, package: str, to: str) -> str:
         return f"Pass `{arg}` in every call of `{s}()` listed: {package} {to} requires it."
     if f.kind == "param_kind_changed" and "keyword-only" in what:
         name = what.split(" parameter ", 1)[-1].split(":", 1)[0].strip()
-        return f"Pass `{name}=` by keyword in the calls of `{_leaf(s)}()` listed."
+        return f"Pass `{name}=` by keyword in the calls of `{leaf(s)}()` listed."
     if f.kind == "param_renamed" and "renamed parameter " in what and "→" in what:
         pair = what.split("renamed parameter ", 1)[1]
         old, new = (p.strip(" `") for p in pair.split("→", 1))
-        return f"Pass `{new}=` instead of `{old}=` to `{_leaf(s)}()`."
+        return f"Pass `{new}=` instead of `{old}=` to `{leaf(s)}()`."
     if f.kind == "param_removed":
-        return f"Stop passing the argument {package} {to} removed from `{_leaf(s)}()` ({what})."
+        return f"Stop passing the argument {package} {to} removed from `{leaf(s)}()` ({what})."
     if f.kind == "kind_changed" and re.search(r"→ (attribute|property)", what):
-        return f"Read `{_leaf(s)}` as an attribute, without calling it: it is no longer a method."
+        return f"Read `{leaf(s)}` as an attribute, without calling it: it is no longer a method."
     if f.kind == "kind_changed" and re.search(r"attribute → (function|method)", what):
-        return f"Call `{_leaf(s)}()`: it is a method now, no longer an attribute."
+        return f"Call `{leaf(s)}()`: it is a method now, no longer an attribute."
     if f.kind == "became_esm_only":
         return esm_only_fix(package)
     if f.kind == "default_removed":
@@ -181,7 +177,7 @@ def _one_fix(f: Finding, package: str, to: str) -> str:
         return f"Give `{s}` one of the values {package} {to} still allows ({what.split('allows only', 1)[1].replace('the strings', '').strip()})."
     if f.kind == "removed" and "re-export" in what:
         return (
-            f"Import `{_leaf(s)}` from where it lives now: {package} {to} no longer re-exports it."
+            f"Import `{leaf(s)}` from where it lives now: {package} {to} no longer re-exports it."
         )
     return ""
 

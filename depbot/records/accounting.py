@@ -7,11 +7,29 @@ a draft) can read what was looked at and what was not.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 BASES = ("notes", "api-diff", "notes+api-diff", "none")
 DISPOSITIONS = ("searched", "no-api", "not-searched")
+
+
+def leaf(symbol: str) -> str:
+    """The last part of an API name (``pkg.mod:Cls.meth`` → ``meth``)."""
+    return re.split(r"[.:/]", symbol)[-1] or symbol
+
+
+def named_in(symbols: Iterable[str], texts: Iterable[str]) -> bool:
+    """Whether any of ``texts`` (breaking items) names the leaf of any of ``symbols``, as a
+    word or in backticks: the notes name the break, whether or not a search was made for it."""
+    leaves = {leaf(s) for s in symbols if leaf(s)}
+    return any(
+        re.search(rf"`{re.escape(n)}`|(?<![\\w$]){re.escape(n)}(?![\\w$])", t)
+        for n in leaves
+        for t in texts
+    )
 
 
 @dataclass(frozen=True)

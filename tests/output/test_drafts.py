@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +23,7 @@ from depbot.output.drafts import (
     with_digest,
 )
 from depbot.output.mdsafe import ZWSP, neutralize
+from depbot.records.accounting import Accounting, ItemAccount
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
 from tests.helpers.samples import CHANGES_URL, URLLIB3_QUOTE, simple_verdict, urllib3_verdict
@@ -298,3 +300,19 @@ def test_a_weak_call_site_is_listed_with_a_note_to_check_it_and_marked_in_the_re
         "path": "statuspoller/jobs.py", "line": 9, "text": "q.build(a, b)", "evidence": "weak",
     }  # fmt: skip
     assert "evidence" not in verdict.hits[0].to_report()
+
+
+def _released_break(items: tuple[ItemAccount, ...]) -> Verdict:
+    v = simple_verdict("restlib", "5.0.0", ecosystem="npm")
+    seen = BreakingChange("`plugins.gzip` removed (released code of 5.0.0)", ("restlib:plugins.gzip",),
+                          "api_diff", section_ref="a1")  # fmt: skip
+    return replace(v, breaking_changes=[seen], accounting=Accounting("notes+api-diff", items))
+
+
+def test_a_released_break_the_notes_name_in_an_unsearched_item_is_not_called_unmentioned():
+    named = _released_break((ItemAccount("5.0.0", "remove the `gzip` plugin", "no-api"),))
+    body = render_draft(named).body
+    assert "name this in an item no search of the code was made for" in body
+    assert "do not mention this break" not in body
+    silent = _released_break((ItemAccount("5.0.0", "drop Node 4", "no-api"),))
+    assert "**The release notes do not mention this break**" in render_draft(silent).body
