@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -332,9 +333,43 @@ def _assemble(
                 _write(also_dir / "dist" / version / rel, body)
             src.append(f"also {a['package']} {version}: {art.url} sha256={art.sha256} "
                        f"({len(art.files)} files kept)")  # fmt: skip
+    if eco == "npm":
+        src += _declared_releases(tmp, client["manifest"], pkg, downloads)
     (tmp / "scenario.toml").write_text(scenario_toml(spec), encoding="utf-8")
     (tmp / "SOURCES.txt").write_text("\n".join(src) + "\n", encoding="utf-8")
     return ""
+
+
+def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> list[str]:
+    """The registry documents of the other packages the client's manifest declares, at the
+    version depbot reads them at (the lock's, the pin, the range's lowest), as
+    ``upstream/npm/<name>/manifests/<version>.json``: what ``who_loads`` asks of them. One
+    that cannot be had is left out (depbot then says it could not read it)."""
+    from depbot import ecosystems
+
+    eco = ecosystems.get("npm")
+    try:
+        declared, _ = eco.read_manifest(tmp / "repo" / manifest, tmp / "repo", manifest, (), None)
+    except (OSError, ValueError):
+        return ["declared releases: the manifest could not be read"]
+    wanted = {}
+    for d in declared:
+        version = d.installed or d.pinned or eco.lower_bound(d.spec)
+        if d.name != pkg and version and eco.parse_version(version) is not None:
+            wanted[d.name] = version
+
+    def one(item: tuple[str, str]) -> str:
+        name, version = item
+        try:
+            doc = dist.npm_release_document(name, version, downloads)
+        except (dist.DistError, OSError, ValueError) as exc:
+            return f"declared release {name} {version}: not had ({exc})"
+        _write(tmp / "upstream" / "npm" / name / "manifests" / f"{version}.json",
+               (json.dumps(doc, sort_keys=True) + "\n").encode())  # fmt: skip
+        return ""
+
+    with ThreadPoolExecutor(8) as pool:
+        return [why for why in pool.map(one, sorted(wanted.items())) if why]
 
 
 def counts(specs: list[Spec]) -> dict[str, int]:

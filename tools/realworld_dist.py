@@ -238,3 +238,18 @@ def trim_npm(data: bytes) -> dict[str, bytes]:
         if len(p.parts) == 1 and (p.name == "package.json" or LICENSE_RE.match(p.name)):
             out[str(p)] = b
     return out
+
+
+# what a release's document says of its commands and of what it needs (who_loads reads these)
+DECLARING_FIELDS = ("bin", "dependencies", "peerDependencies", "optionalDependencies")
+
+
+def npm_release_document(package: str, version: str, cache: Path) -> dict:
+    """The registry's document of one npm release (``GET /<name>/<version>``), cut to its
+    ``bin`` and dependency lists; cached."""
+    from urllib.parse import quote
+
+    safe = package.replace("/", "__")
+    url = f"{npm_base()}/{quote(package, safe='@')}/{quote(version, safe='')}"
+    data = _cached_json(url, cache / "releases", f"{safe}@{version}.json")
+    return {k: data[k] for k in DECLARING_FIELDS if k in data}

@@ -98,4 +98,5 @@ def account(update: Update, ledger: Ledger) -> Accounting:
         names,
         tuple(ledger.refused.get(pkg, ())),
         ledger.unsearched.get(pkg, ()),
+        ledger.reach.get(pkg),
     )

@@ -14,7 +14,9 @@
   removals; ``to`` itself when no notes were read at all), or a clean ``api_diff`` (both
   releases compared, no strong finding; the reason then says the notes were missing):
   without the facts the honest answer is ``unknown``; when the notes name what breaks, the code must have been searched for it (or the
-  package found not imported at all) first;
+  package found not imported at all) first; a package ``who_loads`` found unreached (no
+  import, no file naming it or its commands, no convention, no declared package needing
+  it) needs neither the notes nor the searches: nothing here can meet what it breaks;
 - the verdict is assembled from the ledger: quotes are the changelog's own lines,
   hits are the search results, never the model's words.
 """
@@ -207,6 +209,8 @@ def _check_coverage(
     missing = _missing(update, changelog)
     if not missing:
         return reason
+    if ledger.unreached(update.package):  # who_loads: nothing here loads it, all looked at
+        return reason
     shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
     if clean_api_diff(update.package.lower(), ledger) and update.update_type == "major":
         raise Rejected(
@@ -355,7 +359,7 @@ def _check_not_affected(
     pkg = update.package.lower()
     reason = _check_coverage(update, changelog, ledger, reason)
     named = [str(c) for c in (changelog or {}).get("candidates") or []]
-    if named and not _searched(pkg, named, ledger):
+    if named and not _searched(pkg, named, ledger) and not ledger.unreached(pkg):
         raise Rejected(
             f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
             "search the code for it (search_symbol or search_code) before concluding "
@@ -451,7 +455,7 @@ def _check_items(update: Update, ledger: Ledger) -> None:
     """Every breaking item that names something this code could use was searched for: a
     search that stopped before the end (a cap, a budget) leaves the update unknown."""
     left = account(update, ledger).open_items
-    if left:
+    if left and not ledger.unreached(update.package):
         shown = _first_five([f"{i.version}: {', '.join(i.terms[:3])}" for i in left], "; ")
         raise Rejected(
             f"{len(left)} breaking item(s) of the notes of {update.package} were never searched "

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from depbot.apidiff.fates import Fates
+from depbot.records.reach import Reach
 from depbot.records.verdict import Verdict
 
 
@@ -91,6 +92,7 @@ class Ledger:
     )  # package -> both releases compared whole, every used name found in the old one
     api_fates: dict[str, Fates] = field(default_factory=dict)  # package -> used names' fates
     refused: dict[str, list[str]] = field(default_factory=dict)  # package -> refused conclusions
+    reach: dict[str, Reach] = field(default_factory=dict)  # package -> what who_loads found
 
     def next_id(self, prefix: str) -> str:
         with self._lock:
@@ -125,6 +127,15 @@ class Ledger:
             self.api_checked[package.lower()] = had
             if fates is not None:
                 self.api_fates[package.lower()] = fates
+
+    def record_reach(self, package: str, reach: Reach) -> None:
+        with self._lock:
+            self.reach[package.lower()] = reach
+
+    def unreached(self, package: str) -> bool:
+        """Whether ``who_loads`` found that nothing reaches ``package``, having looked at all."""
+        got = self.reach.get(package.lower())
+        return got is not None and got.unreached
 
     def note_unsearched(self, package: str, files: list[str]) -> None:
         """Source files every search skipped (over ``max_filesize``) that may use ``package``."""

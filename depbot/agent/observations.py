@@ -29,6 +29,7 @@ from depbot.changelogs.sections import Section
 from depbot.changelogs.trim import breaking_lines_cut
 from depbot.core.fence import shown, strip_invisible
 from depbot.core.redact import redact, redact_value
+from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
 from depbot.search.import_sites import ImportSite
@@ -440,6 +441,22 @@ def used_names_entry(used: Fates, fence: Fence, artifact: str) -> dict[str, Any]
         text = "\n".join(f.line() for f in used.undeclared[:12])
         entry["undeclared"] = fence(text, artifact or "artifact", 2000)
     return entry
+
+
+# -- who_loads ---------------------------------------------------------------------------------
+
+
+def reach_observation(rid: str, update: Update, reach: Reach, fence: Fence) -> Observation:
+    """What may load the package besides an import (the checkout's paths and the packages'
+    words are fenced: they are not instructions)."""
+    out: dict[str, Any] = {"id": rid, "package": update.package, "unreached": reach.unreached}
+    for key in ("reached", "unseen", "looked"):
+        lines = getattr(reach, key)
+        if lines:
+            out[key] = fence(
+                "\n".join(strip_invisible(x)[:300] for x in lines[:8]), "checkout", 2400
+            )
+    return Observation(out, out, rid, 0)
 
 
 # -- conclude ----------------------------------------------------------------------------------

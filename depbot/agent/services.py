@@ -15,6 +15,7 @@ from depbot.apidiff.join import Query, ReleaseDiff, queries
 from depbot.changelogs.result import ChangelogResult
 from depbot.core.errors import ToolError
 from depbot.records.api import ApiDiff, UsedName
+from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
@@ -63,6 +64,10 @@ class Services(Protocol):
 
     def used_names(self, ecosystem: str, package: str) -> list[UsedName]:
         """The names the checkout takes from ``package``: what a diff must give a fate."""
+        ...
+
+    def who_loads(self, update: Update) -> Reach:
+        """What may load the update's package besides an import (``pipeline/reach.py``)."""
         ...
 
 

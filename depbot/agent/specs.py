@@ -118,6 +118,22 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "additionalProperties": False,
         },
     },
+    "who_loads": {
+        "description": (
+            "For a package no file imports: what else may load it. Looks for files that name "
+            "it or its commands (scripts, config; prose and lock files aside), a tool that may "
+            "load it by a short name or prefix, and the other declared packages that need it "
+            "(a peer, or a dependency whose range takes the new version). 'unreached' true: "
+            "nothing reaches it and everything was looked at, so no item of its notes can "
+            "break this code; 'unseen' lists what could not be looked at."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {"package": {"type": "string", "maxLength": 214}},
+            "required": ["package"],
+            "additionalProperties": False,
+        },
+    },
     "conclude": {
         "description": (
             "Give the verdict for one update. affected: cite hit_ids from searches of this run "

@@ -212,6 +212,7 @@ def story_lines(s: Story, width: int = 600) -> list[str]:
         out += [f"    name {n.name}: {n.fate} · {n.place}" for n in a.names[:20]]
         out += [f"    refused {_short(r, 200)}" for r in a.refused]
         out += [f"    not searched (too big) {f}" for f in a.unsearched[:10]]
+        out += [f"    {_short(line, 200)}" for line in a.reach_lines()]
     return out
 
 

@@ -35,6 +35,7 @@ from depbot.agent.observations import (
     hit_entry,
     hit_evidence,
     hit_lines,
+    reach_observation,
     removes_deprecated,
     repeat,
     search_observation,
@@ -233,6 +234,7 @@ class Toolbox:
             "where_imported": self._where_imported,
             "search_symbol": self._search_symbol,
             "api_diff": self._api_diff,
+            "who_loads": self._who_loads,
             "conclude": self._conclude,
         }
         try:
@@ -489,6 +491,16 @@ class Toolbox:
         )  # fmt: skip
         self.ledger.add_api_finding(fact)
         return fact, listed, block
+
+    # -- who_loads -----------------------------------------------------------------------------
+
+    def _who_loads(self, args: dict[str, Any]) -> Observation:
+        """What may load a package besides an import (the checkout's files and the declared
+        packages' releases): ``unreached`` backs a ``not_affected`` whatever the notes say."""
+        update = self._in_batch(args["package"])
+        reach = self.services.who_loads(update)
+        self.ledger.record_reach(update.package, reach)
+        return reach_observation(self.ledger.next_id("w"), update, reach, self._fence)
 
     # -- conclude ------------------------------------------------------------------------------
 

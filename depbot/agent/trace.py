@@ -197,4 +197,5 @@ def _accounting_lines(rec: dict, width: int) -> list[str]:
         out.append(f"    name {n.name}: {n.fate}{detail} · {n.place}")
     out += [f"    refused {_short(str(r), width)}" for r in acc.refused]
     out += [f"    file not searched (too big) {f}" for f in acc.unsearched[:20]]
+    out += [f"    {_short(line, width)}" for line in acc.reach_lines()]
     return out

@@ -107,6 +107,13 @@ class Ecosystem(Protocol):
         (``choose_artifact``)."""
         ...
 
+    def reach_rules(self) -> Any:
+        """The pure rules of what may load a package that no file imports (npm: its
+        commands, a dependency that needs it, a short name by convention: the module
+        ``npm/reach.py``); None when the ecosystem has none, and then no such package is
+        called unreached."""
+        ...
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names code imports ``package`` under (``environment``: also ask the installed
         metadata of this environment, where the ecosystem has any)."""

@@ -17,6 +17,11 @@ What it answers, in the real wire formats:
 - ``GET /pypi/<name>/json`` (names PEP 503-normalized) and ``GET /npm/<name>`` (scoped
   names as ``@scope%2Fname``): registry metadata whose versions are the ``versions``
   argument ∪ versions of changelog headings ∪ release tags ∪ meta ``versions``;
+- ``GET /npm/<name>/<version>``: one release's document, as the registry serves it (its
+  package.json: ``bin``, dependencies, peers), from ``manifests/<version>.json`` or else
+  from the version of the metadata (with the ``bin`` and dependency lists of
+  ``dist/<version>/package.json``); a folder holding only ``manifests/`` (the releases a
+  checkout declares beside the updated package) serves no metadata, only these documents;
 - the released artifacts of ``dist/<version>/`` (``fakes/artifacts.py``): a wheel listed in
   ``releases[<v>]`` and ``urls`` with its ``sha256`` (``GET /packages/<name>/<v>/<file>``),
   an npm tarball named by ``versions[<v>].dist`` with ``integrity`` and ``shasum``
@@ -162,6 +167,17 @@ class _Package:
 ACTIONS = "github_actions"  # an ecosystem whose packages are repositories (owner/repo)
 
 
+def _npm_release(path: str) -> tuple[str, str] | None:
+    """(name, version) of ``/npm/<name>/<version>`` (a scoped name encoded or not), else
+    None (the metadata, or a tarball under ``/-/``)."""
+    parts = path[len("/npm/") :].strip("/").split("/")
+    if parts[0].startswith("@") and "/" not in unquote(parts[0]):  # @scope/name, not encoded
+        parts = [f"{parts[0]}/{parts[1]}", *parts[2:]] if len(parts) > 1 else parts
+    if len(parts) != 2 or parts[1] == "-" or not parts[1]:
+        return None
+    return unquote(parts[0]), unquote(parts[1])
+
+
 def _read_tree(folder: Path, skip: set[str]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     for path in sorted(folder.rglob("*")):
@@ -228,6 +244,8 @@ class FakeUpstream:
         self._fault_counts = [0] * len(self.faults)
         self._lock = threading.Lock()
         self.packages: dict[tuple[str, str], _Package] = {}
+        # (ecosystem, name) -> version -> the registry's document of that release
+        self.manifests: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
         self._by_repo: dict[str, list[_Package]] = {}
         self._artifacts: dict[tuple[str, str, str], fake_artifacts.Artifact | None] = {}
         self._load(versions or {})
@@ -266,6 +284,9 @@ class FakeUpstream:
                 else:
                     folders.append((folder.name, folder))
             for name, folder in folders:
+                self._load_manifests(eco, name, folder)
+                if [p.name for p in folder.iterdir()] == ["manifests"]:
+                    continue  # release documents only: no metadata, no repository
                 pkg = self._load_package(
                     eco, name, folder, extra.get((eco, canonical_name(eco, name)))
                 )
@@ -277,6 +298,17 @@ class FakeUpstream:
                 pkg = self._load_package(eco, name, None, extra[(eco, canonical_name(eco, name))])
                 self.packages[(eco, canonical_name(eco, name))] = pkg
                 self._by_repo.setdefault(pkg.repo.lower(), []).append(pkg)
+
+    def _load_manifests(self, eco: str, name: str, folder: Path) -> None:
+        """``manifests/<version>.json``: the registry's document of each such release."""
+        found = folder / "manifests"
+        if not found.is_dir():
+            return
+        docs = self.manifests.setdefault((eco, canonical_name(eco, name)), {})
+        for f in sorted(found.glob("*.json")):
+            data = json.loads(f.read_text(encoding="utf-8"))
+            if isinstance(data, dict):
+                docs[f.name[: -len(".json")]] = {"name": name, "version": f.name[:-5], **data}
 
     def _load_package(
         self, eco: str, name: str, folder: Path | None, extra: list[str] | None
@@ -373,6 +405,12 @@ class FakeUpstream:
             pkgs = [pkg] if pkg else []
             fault = self._fault(pkgs, [unquote(m.group(1))], "pip", "registry")
             answer = lambda: self._pypi(pkg) if pkg else _not_found()  # noqa: E731
+        elif path.startswith("/npm/") and _npm_release(path):
+            name, version = _npm_release(path)  # type: ignore[misc]
+            pkg = self.packages.get(("npm", name.lower()))
+            pkgs = [pkg] if pkg else []
+            fault = self._fault(pkgs, [name], "npm", "registry")
+            answer = lambda: self._npm_version(name, version, pkg)  # noqa: E731
         elif path.startswith("/npm/"):
             name = unquote(path[len("/npm/") :]).strip("/")
             pkg = self.packages.get(("npm", name.lower()))
@@ -572,6 +610,7 @@ class FakeUpstream:
             repository["directory"] = pkg.directory
         versions = {
             v: {
+                **self._declared_fields(pkg, v),
                 "name": pkg.name,
                 "version": v,
                 "repository": repository,
@@ -591,6 +630,27 @@ class FakeUpstream:
                 "homepage": f"https://github.com/{pkg.repo}#readme",
             },
         )
+
+    def _declared_fields(self, pkg: _Package, v: str) -> dict[str, Any]:
+        """What a release's own package.json adds to its metadata: ``bin``, dependencies."""
+        folder = fake_artifacts.dist_folder(pkg.folder, v)
+        path = folder / "package.json" if folder else None
+        if path is None or not path.is_file():
+            return {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            return {}
+        keep = ("bin", "dependencies", "peerDependencies", "optionalDependencies")
+        return {k: data[k] for k in keep if isinstance(data, dict) and k in data}
+
+    def _npm_version(self, name: str, version: str, pkg: _Package | None) -> Reply:
+        doc = self.manifests.get(("npm", name.lower()), {}).get(version)
+        if doc is not None:
+            return Reply(200, doc)
+        if pkg is None or version not in pkg.versions:
+            return _not_found()
+        return Reply(200, self._npm(pkg).body["versions"][version])
 
     # -- GitHub ----------------------------------------------------------------------------
 

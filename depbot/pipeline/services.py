@@ -20,8 +20,10 @@ from depbot.changelogs.result import ChangelogResult
 from depbot.core.errors import UpstreamError
 from depbot.core.net import Http
 from depbot.core.settings import Settings
+from depbot.pipeline.reach import who_loads
 from depbot.pipeline.stored_uses import StoredUses, tree_hash
 from depbot.records.api import UsedName
+from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.search.code import CodeSearch, CodeSearchResult
 from depbot.search.import_sites import ImportReport
@@ -105,6 +107,11 @@ class LiveServices:
         make = lambda: self.symbols.used_names(ecosystem, package)  # noqa: E731
         kept = self.stored()
         return make() if kept is None else kept.used((ecosystem, package.lower()), make)
+
+    def who_loads(self, update: Update) -> Reach:
+        imports = self.where_imported(update.ecosystem, update.package)
+        with self.http.call_deadline(self.settings.tool_call_seconds):
+            return who_loads(update, imports, self.code, self.changelogs.registries, self.repo)
 
     def api_diff(self, update: Update) -> ReleaseDiff:
         """Both releases fetched and diffed, once per (package, from, to) in this run; the

@@ -224,6 +224,10 @@ class Watched:
         call = lambda: self._inner.used_names(ecosystem, package)  # noqa: E731
         return self._guarded("used_names", ecosystem, package, call, "use_check")
 
+    def who_loads(self, update: Update) -> Any:
+        call = lambda: self._inner.who_loads(update)  # noqa: E731
+        return self._guarded("who_loads", update.ecosystem, update.package, call, "registry")
+
     def names_used(self, ecosystem: str, package: str) -> Any:
         call = lambda: self._inner.names_used(ecosystem, package)  # noqa: E731
         return self._guarded("names_used", ecosystem, package, call, "use_check")

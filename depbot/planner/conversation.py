@@ -98,6 +98,8 @@ def _record(st: State, name: str, args: JSON, res: JSON | None) -> None:
         st.searches.append(Search(args, None if res is None else SearchResult.read(res)))
     elif name == "api_diff":
         st.api_asked, st.api = True, None if res is None else ApiResult.read(res)
+    elif name == "who_loads":
+        st.reach_asked, st.reach = True, res
     elif name == "conclude":
         _concluded(st, res)
 

@@ -301,6 +301,8 @@ class State:
     api: ApiResult | None = None  # the api_diff result (None: not asked, or pending)
     concluded: bool = False
     rejections: list[str] = field(default_factory=list)
+    reach_asked: bool = False
+    reach: JSON | None = None  # the who_loads result (None: not asked, or pending)
 
     @property
     def searching(self) -> bool:

@@ -30,6 +30,7 @@ from depbot.core.limits import MAX_CALLS_PER_REPLY
 from depbot.planner.conclusion import notes_conclusion
 from depbot.planner.conversation import read_state
 from depbot.planner.notes import candidates, deprecated, found_candidates
+from depbot.planner.reach import wants_reach, with_reach
 from depbot.planner.records import JSON, Call, Changelog, State
 from depbot.planner.released import covered, wants_api, with_api
 from depbot.planner.searches import wildcard_asks, within_budget
@@ -83,15 +84,21 @@ def next_calls(st: State, tools: frozenset[str]) -> list[Call]:
         return []  # pending
     first = [Call("api_diff", {"package": pkg})] if asking else []
     if st.changelog is None:
-        return first or [_conclude(st)]
+        return first or _conclude(st, tools)
     if st.rejections and not st.searching:
         return [notes_conclusion(st).call()]
     return first + _search_or_conclude(st, st.changelog, tools, asking)
 
 
-def _conclude(st: State) -> Call:
-    """``conclude`` with what the notes, the searches and the released code support."""
-    return covered(st, with_api(st, notes_conclusion(st))).call()
+def _conclude(st: State, tools: frozenset[str]) -> list[Call]:
+    """``conclude`` with what the notes, the searches and the released code support; for a
+    package no file imports that would stay unknown, ``who_loads`` first (none: pending)."""
+    base = covered(st, with_api(st, notes_conclusion(st)))
+    if wants_reach(st, base, tools):
+        return [Call("who_loads", {"package": st.update.package})]
+    if st.reach_asked and st.reach is None:
+        return []
+    return [with_reach(st, base).call()]
 
 
 def _search_or_conclude(
@@ -109,7 +116,7 @@ def _search_or_conclude(
         ]
     if asking or waiting or st.searching:
         return []
-    return [_conclude(st)]
+    return _conclude(st, tools)
 
 
 def _searches(st: State, cl: Changelog, text_ok: bool) -> tuple[list[JSON], list[JSON], bool]:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from depbot.records.reach import Reach
+
 BASES = ("notes", "api-diff", "notes+api-diff", "none")
 DISPOSITIONS = ("searched", "no-api", "not-searched")
 
@@ -77,6 +79,8 @@ class Accounting:
     refused: tuple[str, ...] = field(default=())  # conclusions integrity refused, with why
     # source files over max_filesize that no search read and that may use the package
     unsearched: tuple[str, ...] = field(default=())
+    # what may load the package besides an import (who_loads), when it was asked
+    reach: Reach | None = None
 
     @property
     def open_items(self) -> tuple[ItemAccount, ...]:
@@ -92,6 +96,14 @@ class Accounting:
             return ""
         done = len(self.names) - len(self.unresolved)
         return f"{done} of {len(self.names)} used name(s) resolved"
+
+    def reach_lines(self) -> list[str]:
+        """What ``who_loads`` found, one line each ([] when it was not asked)."""
+        r = self.reach
+        if r is None:
+            return []
+        return ([f"reached: {x}" for x in r.reached] + [f"not seen: {x}" for x in r.unseen]
+                + [f"looked: {x}" for x in r.looked])  # fmt: skip
 
     def items_line(self) -> str:
         if not self.items:
@@ -111,6 +123,8 @@ class Accounting:
             out["refused"] = list(self.refused)
         if self.unsearched:
             out["files_not_searched"] = list(self.unsearched)
+        if self.reach is not None:
+            out["reach"] = self.reach.to_report()
         return out
 
     @classmethod
@@ -137,4 +151,5 @@ class Accounting:
             names,
             tuple(data.get("refused", ())),
             tuple(data.get("files_not_searched", ())),
+            Reach.read(data["reach"]) if isinstance(data.get("reach"), dict) else None,
         )

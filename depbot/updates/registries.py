@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from typing import Any
+from urllib.parse import quote
 
 from depbot import ecosystems
 from depbot.core.cache import ttl
@@ -128,6 +129,21 @@ class Registries:
         if self.settings.github_token:
             headers["Authorization"] = f"Bearer {self.settings.github_token}"
         return headers
+
+    def version_document(self, ecosystem: str, name: str, version: str) -> dict[str, Any]:
+        """The registry's document of one release (npm: ``GET /<name>/<version>``, the
+        release's package.json as published: its ``bin``, its dependencies and peers)."""
+        eco = ecosystems.get(ecosystem)
+        url = f"{self.metadata_url(ecosystem, name)}/{quote(version, safe='')}"
+        data = self.http.get_json(
+            url, what=f"{eco.registry_label} entry for {name} {version}", category="registry",
+            cache=ttl(self.settings.registry_ttl), max_bytes=self.settings.max_metadata_bytes,
+        )  # fmt: skip
+        if not isinstance(data, dict):
+            raise UpstreamError(
+                "bad_response", f"{eco.registry_label} entry for {name} {version} is not an object"
+            )
+        return data
 
     def info(self, ecosystem: str, name: str) -> PackageInfo:
         key = (ecosystem, name.lower())

@@ -263,3 +263,16 @@ def test_notes_naming_breaks_do_not_vouch_for_an_import_the_diff_could_not_find(
     spoken = Fates((Fate("oldlib:dump_all", "unresolved", "", "not found", "a.js:1"),))
     led.record_api_diff("oldlib", had=False, fates=spoken)
     assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"
+
+
+def test_a_package_nothing_reaches_needs_neither_its_notes_nor_a_clean_diff():
+    from depbot.records.reach import Reach
+
+    led = covered(["2.0.0"])
+    with pytest.raises(Rejected, match="2.0.0"):
+        check_conclusion(CALM, update=BIG, ledger=led)
+    led.record_reach(BIG.package, Reach(unseen=("ui-kit 2.0.0: HTTP 500",)))
+    with pytest.raises(Rejected, match="2.0.0"):  # not all looked at: no vouching
+        check_conclusion(CALM, update=BIG, ledger=led)
+    led.record_reach(BIG.package, Reach(looked=("no file imports it",)))
+    assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"

@@ -74,7 +74,7 @@ def test_unknown_tool_lists_the_valid_ones():
     assert outcome.guard == "invalid"
     assert body["error"] == (
         "unknown tool 'delete_repository'; valid tools: fetch_changelog, search_code, "
-        "where_imported, search_symbol, api_diff, conclude"
+        "where_imported, search_symbol, api_diff, who_loads, conclude"
     )
     assert services.calls == []
 

@@ -247,3 +247,28 @@ def test_the_registry_publishes_the_versions_of_backticked_headings(tmp_path):
         http = _http(up)
         info = Registries(http.settings, http).info("npm", "structs")
         assert {"0.16.0", "1.0.0", "1.0.4"} <= set(info.versions)
+
+
+def test_one_release_document_from_its_package_json_or_a_manifest_alone(tmp_path):
+    tool = tmp_path / "npm" / "tool" / "dist" / "2.0.0"
+    tool.mkdir(parents=True)
+    (tool / "package.json").write_text(
+        '{"name": "tool", "version": "2.0.0", "bin": {"tl": "cli.js"}, "main": "x.js"}'
+    )
+    kit = tmp_path / "npm" / "@ui" / "kit" / "manifests"
+    kit.mkdir(parents=True)
+    (kit / "1.3.0.json").write_text('{"peerDependencies": {"tool": ">=1"}}')
+    with FakeUpstream(tmp_path, versions={("npm", "tool"): ["2.0.0"]}) as up:
+        http = _http(up)
+        reg = Registries(http.settings, http)
+        doc = reg.version_document("npm", "tool", "2.0.0")
+        assert (doc["version"], doc["bin"]) == ("2.0.0", {"tl": "cli.js"})
+        assert "bin" in reg.document("npm", "tool")["versions"]["2.0.0"]
+        kit_doc = reg.version_document("npm", "@ui/kit", "1.3.0")
+        assert kit_doc == {"name": "@ui/kit", "version": "1.3.0",
+                           "peerDependencies": {"tool": ">=1"}}  # fmt: skip
+        for missing in (lambda: reg.document("npm", "@ui/kit"),  # a manifest alone: no metadata
+                        lambda: reg.version_document("npm", "tool", "9.9.9")):  # fmt: skip
+            with pytest.raises(UpstreamError) as err:
+                missing()
+            assert err.value.kind == "not_found"

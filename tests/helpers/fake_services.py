@@ -15,6 +15,7 @@ from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
 from depbot.records.api import UsedName
+from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.search.code import CodeHit, CodeSearchResult
 from depbot.search.import_sites import ImportReport, ImportSite
@@ -46,6 +47,7 @@ class FakeServices:
     kinded: dict[tuple[str, str], list[SymbolHit]] = field(default_factory=dict)
     fail: dict[str, Exception] = field(default_factory=dict)  # method name -> what it raises
     calls: list[tuple[str, ...]] = field(default_factory=list)
+    reach: dict[str, Reach] = field(default_factory=dict)  # package -> what who_loads says
 
     def _called(self, method: str, *args: str) -> None:
         self.calls.append((method, *args))
@@ -105,6 +107,10 @@ class FakeServices:
             texts = {p: self.files.get(p, "") for p in report.files}
             return python_used(report, {p: analyze(t) for p, t in texts.items()}, texts)
         return js_used(report, {p: self.files.get(p, "") for p in report.files})
+
+    def who_loads(self, update: Update) -> Reach:
+        self._called("who_loads", update.package)
+        return self.reach.get(update.package, Reach(unseen=("not in this fake",)))
 
     def names_used(self, ecosystem: str, package: str) -> set[str]:
         return {w for body in self.files.values() for w in re.findall(r"[A-Za-z_]\w*", body)}

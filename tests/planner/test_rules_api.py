@@ -170,3 +170,25 @@ def test_notes_naming_no_break_do_not_vouch_for_names_the_diff_could_not_see():
     assert "cannot see 4 of the 5 name(s) this code takes from oldlib" in args["reason"]
     seen = {**api(), "used_names": {"resolved": 5, "total": 5, "fates": {"present": 5}}}
     assert _concluded(zero_minor, quiet, seen)["verdict"] == "not_affected"
+
+
+def test_a_missing_npm_major_nothing_imports_asks_what_loads_it_and_follows_the_answer():
+    big = Update("npm", "oldlib", "1.9.0", "3.1.0")
+    got = notes("oldlib", coverage=COVERAGE, missing_versions=["2.0.0"])
+    for answer, verdict, said in (
+        ({"unreached": True, "looked": "no file imports oldlib\nno file names `oldlib`"},
+         "not_affected", "no file names `oldlib`"),
+        ({"unreached": False, "reached": "ui-kit 2.0.0 needs it as a peer (`>=1`)"},
+         "unknown", "what may load it: ui-kit 2.0.0 needs it as a peer"),
+        ({"error": "who_loads failed"}, "unknown", "what loads it could not be looked for"),
+    ):  # fmt: skip
+        c = Convo(big)
+        c.step()
+        c.answer(got)
+        c.step()
+        c.answer(api())
+        ((name, args),) = c.step()
+        assert name == "who_loads" and args == {"package": "oldlib"}
+        c.answer(answer)
+        ((name, args),) = c.step()
+        assert name == "conclude" and args["verdict"] == verdict and said in args["reason"]

@@ -58,7 +58,7 @@ from tests.helpers.realworld import CORPUS
 # stylesheets a release ships and guides' "If you were using" steps (tippy.js-5). Then 4
 # written blind (NPM4B-STOP45-BLIND.md): none passed at 8eef469, no false-safe. 156 of 220.
 # It only rises from here
-FLOOR = 158  # scenarios passed with --model rules (of 220; stop 46)
+FLOOR = 164  # scenarios passed with --model rules (of 220; stop 46)
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
 # at stop 45: unknown, an import the API diff could not find is vouched for by nothing)

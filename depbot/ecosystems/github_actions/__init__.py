@@ -101,6 +101,9 @@ class GitHubActions:
         prefix = f"{folder}/" if folder else ""
         return repo, sha or name, tuple(prefix + f for f in ACTION_FILES)
 
+    def reach_rules(self) -> Any:
+        return None  # what loads a package besides an import is not read for this ecosystem
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]
 

@@ -132,6 +132,11 @@ class Npm:
     ) -> tuple[str, str, tuple[str, ...]] | None:
         return None  # the registry serves the released files
 
+    def reach_rules(self) -> Any:
+        from depbot.ecosystems.npm import reach
+
+        return reach
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         return [package]
 

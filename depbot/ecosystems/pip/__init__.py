@@ -91,6 +91,9 @@ class Pip:
     ) -> tuple[str, str, tuple[str, ...]] | None:
         return None  # the registry serves the released files
 
+    def reach_rules(self) -> Any:
+        return None  # what loads a package besides an import is not read for this ecosystem
+
     def import_names(self, package: str, *, environment: bool = False) -> list[str]:
         """The names ``package`` is imported under, most likely first; ``environment``: also
         what this Python environment's installed metadata says."""

@@ -1,0 +1,148 @@
+"""``who_loads``: whether anything in this checkout, or a package it declares, may load a
+package besides an import. The I/O half of ``ecosystems/<name>/reach.py``.
+
+It looks, in order, and stops at the first thing that reaches the package: its imports;
+the checkout's files that name it or one of its commands (prose and lock files aside; a
+package.json without its dependency lists); a tool that may load it by convention; then
+each other package the manifest declares, whose released package.json (at the version in
+use) may need it. What it cannot look at goes to ``unseen``: never a silent gap.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from depbot import ecosystems
+from depbot.core.errors import UpstreamError
+from depbot.records.declared import Declared
+from depbot.records.reach import Reach
+from depbot.records.update import Update
+from depbot.search.code import CodeSearch
+from depbot.search.sites import ImportReport
+from depbot.updates.registries import Registries
+
+MAX_SHOWN = 4
+MAX_DEPENDENCIES = 150  # more declared packages than this are not all read: said, unseen
+FETCHERS = 8
+
+
+def who_loads(
+    update: Update, imports: ImportReport, code: CodeSearch, registries: Registries, repo: Path
+) -> Reach:
+    """What may load ``update``'s package in this checkout, as far as can be looked at."""
+    pkg = update.package
+    eco = ecosystems.get(update.ecosystem)
+    if imports.sites or imports.skipped:
+        shown = [f"imported at {s.path}:{s.line}" for s in imports.sites[:MAX_SHOWN]]
+        return Reach(reached=tuple(shown or [f"{len(imports.skipped)} file(s) too big to search"]))
+    rules = eco.reach_rules()
+    if rules is None:
+        return Reach(unseen=(f"what loads a {eco.name} package besides an import is not read",))
+    looked = [f"no file imports {pkg}"]
+    declared, why = _declared(eco, repo, update.manifest, code.settings.secret_files)
+    if why:
+        return Reach(unseen=(why,), looked=tuple(looked))
+    commands, unseen = _commands(registries, update, rules)
+    if unseen:
+        return Reach(unseen=tuple(unseen), looked=tuple(looked))
+    named = _named(code, rules, [pkg, *commands])
+    if named:
+        return Reach(reached=tuple(named[:MAX_SHOWN]), looked=tuple(looked))
+    words = ", ".join(f"`{w}`" for w in [pkg, *commands])
+    looked.append(f"no file names {words} (prose and lock files aside)")
+    convention = rules.by_convention(pkg, [d.name for d in declared])
+    if convention:
+        return Reach(unseen=(f"a tool may load it without its name: {convention}",),
+                     looked=tuple(looked))  # fmt: skip
+    needed, unseen = _needed_by(registries, update, rules, [d for d in declared if d.name != pkg])
+    if needed or unseen:
+        return Reach(reached=tuple(needed[:MAX_SHOWN]), unseen=tuple(unseen[:MAX_SHOWN]),
+                     looked=tuple(looked))  # fmt: skip
+    others = len([d for d in declared if d.name != pkg])
+    looked.append(f"none of the {others} other package(s) {update.manifest} declares needs it "
+                  "(their released package.json at the version in use)")  # fmt: skip
+    return Reach(looked=tuple(looked))
+
+
+def _declared(
+    eco: Any, repo: Path, manifest: str, secret_files: tuple[str, ...]
+) -> tuple[list[Declared], str]:
+    """The packages the update's manifest declares, or why they could not be read."""
+    path = repo / (manifest or eco.default_manifest)
+    if not manifest or not path.is_file():
+        return [], f"the manifest that declares it ({manifest or '?'}) could not be read"
+    try:
+        declared, _ = eco.read_manifest(path, repo, manifest, secret_files, None)
+    except (OSError, ValueError) as exc:
+        return [], f"{manifest} could not be read ({str(exc)[:120]})"
+    return declared, ""
+
+
+def _commands(registries: Registries, update: Update, rules: Any) -> tuple[list[str], list[str]]:
+    """The commands both releases install (their ``bin``), or why they are not known."""
+    out: list[str] = []
+    for version in (update.from_version, update.to_version):
+        try:
+            doc = registries.version_document(update.ecosystem, update.package, version)
+        except UpstreamError as exc:
+            return [], [f"the commands of {update.package} {version} are not known ({exc})"[:200]]
+        out += [c for c in rules.bins(doc) if c not in out]
+    return out, []
+
+
+def _named(code: CodeSearch, rules: Any, words: list[str]) -> list[str]:
+    """``path:line`` of each file line that names one of ``words`` as a word."""
+    out: list[str] = []
+    for w in dict.fromkeys(words):
+        pattern = rules.word(w)
+        for path in code.files_containing(_escape(w)):
+            if rules.skipped_file(path):
+                continue
+            lines = code.read_lines(path)
+            if path.rsplit("/", 1)[-1] == "package.json":
+                rest = rules.manifest_rest("\n".join(lines))
+                if rest is not None:
+                    if pattern.search(rest):
+                        out.append(f"`{w}` named in {path} (besides its dependency lists)")
+                    continue
+            for i, text in enumerate(lines, 1):
+                if pattern.search(text):
+                    out.append(f"`{w}` named at {path}:{i}")
+                    break
+    return out
+
+
+def _escape(text: str) -> str:
+    """``text`` as a literal rg regex."""
+    return "".join(f"\\{c}" if c in r".^$*+?()[]{}|\/-" else c for c in text)
+
+
+def _needed_by(
+    registries: Registries, update: Update, rules: Any, others: list[Declared]
+) -> tuple[list[str], list[str]]:
+    """(the declared packages whose release needs it, what could not be read)."""
+    eco = ecosystems.get(update.ecosystem)
+    unseen = [f"{len(others) - MAX_DEPENDENCIES} more declared package(s) were not read"] if len(
+        others
+    ) > MAX_DEPENDENCIES else []  # fmt: skip
+
+    def one(d: Declared) -> tuple[str, str]:
+        version = d.installed or d.pinned or eco.lower_bound(d.spec)
+        if not version or eco.parse_version(version) is None:
+            return "", f"{d.name} `{d.spec}`: no version to read"
+        try:
+            doc = registries.version_document(update.ecosystem, d.name, version)
+        except UpstreamError as exc:
+            return "", f"{d.name} {version}: {exc}"[:200]
+        how = rules.needs(
+            doc, update.package, lambda spec: eco.in_ranges(update.to_version, (spec,))
+        )
+        return (f"{d.name} {version} needs it {how}" if how else ""), ""
+
+    with ThreadPoolExecutor(FETCHERS) as pool:
+        got = list(pool.map(one, others[:MAX_DEPENDENCIES]))
+    needed = [n for n, _ in got if n]
+    unseen += [f"the release of {u}" for _, u in got if u]
+    return needed, unseen
