@@ -362,7 +362,18 @@ def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> l
         name, version = item
         try:
             doc = dist.npm_release_document(name, version, downloads)
-        except (dist.DistError, OSError, ValueError) as exc:
+        except dist.DistError as exc:  # a range's lowest never published: what depbot then
+            spec = next(d.spec for d in declared if d.name == name)  # takes, listed alone
+            try:
+                taken = dist.npm_newest_taken(name, spec, downloads) if "404" in str(exc) else None
+            except dist.DistError:
+                taken = None
+            if taken is None:
+                return f"declared release {name} {version}: not had ({exc})"
+            version, doc = taken, dist.npm_release_document(name, taken, downloads)
+            _write(tmp / "upstream" / "npm" / name / "meta.json",
+                   (json.dumps({"versions": [taken]}) + "\n").encode())  # fmt: skip
+        except (OSError, ValueError) as exc:
             return f"declared release {name} {version}: not had ({exc})"
         _write(tmp / "upstream" / "npm" / name / "manifests" / f"{version}.json",
                (json.dumps(doc, sort_keys=True) + "\n").encode())  # fmt: skip

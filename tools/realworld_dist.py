@@ -253,3 +253,20 @@ def npm_release_document(package: str, version: str, cache: Path) -> dict:
     url = f"{npm_base()}/{quote(package, safe='@')}/{quote(version, safe='')}"
     data = _cached_json(url, cache / "releases", f"{safe}@{version}.json")
     return {k: data[k] for k in DECLARING_FIELDS if k in data}
+
+
+def npm_newest_taken(package: str, spec: str, cache: Path) -> str | None:
+    """The newest stable release of ``package`` its range ``spec`` takes (the packument's
+    versions), or None."""
+    from urllib.parse import quote
+
+    from depbot import ecosystems
+
+    eco = ecosystems.get("npm")
+    safe = package.replace("/", "__")
+    url = f"{npm_base()}/{quote(package, safe='@')}"
+    data = _cached_json(url, cache / "packuments", f"{safe}.json")
+    taken = [v for v in data.get("versions", {})
+             if (p := eco.parse_version(v)) is not None and not p.is_prerelease
+             and eco.in_ranges(v, (spec,))]  # fmt: skip
+    return max(taken, key=eco.parse_version) if taken else None

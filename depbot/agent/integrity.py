@@ -187,6 +187,15 @@ def clean_api_diff(pkg: str, ledger: Ledger) -> bool:
     )
 
 
+def _unreached(pkg: str, ledger: Ledger) -> bool:
+    """``who_loads`` found nothing that reaches ``pkg`` and looked at all; imports whose
+    names are never read still resolve the module, so those also need a clean API diff."""
+    got = ledger.reach.get(pkg.lower())
+    if got is None or not got.unreached:
+        return False
+    return not got.unread or clean_api_diff(pkg.lower(), ledger)
+
+
 def _missing(update: Update, changelog: dict[str, Any] | None) -> list[str]:
     """The releases of the range that may break whose notes this run did not read."""
     if semver_promise(update.ecosystem, update.from_version, update.to_version):
@@ -209,7 +218,7 @@ def _check_coverage(
     missing = _missing(update, changelog)
     if not missing:
         return reason
-    if ledger.unreached(update.package):  # who_loads: nothing here loads it, all looked at
+    if _unreached(update.package, ledger):  # who_loads: nothing here loads it, all looked at
         return reason
     shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
     if clean_api_diff(update.package.lower(), ledger) and update.update_type == "major":
@@ -359,7 +368,7 @@ def _check_not_affected(
     pkg = update.package.lower()
     reason = _check_coverage(update, changelog, ledger, reason)
     named = [str(c) for c in (changelog or {}).get("candidates") or []]
-    if named and not _searched(pkg, named, ledger) and not ledger.unreached(pkg):
+    if named and not _searched(pkg, named, ledger) and not _unreached(pkg, ledger):
         raise Rejected(
             f"the notes of {update.package} say what breaks ({', '.join(named[:5])}); "
             "search the code for it (search_symbol or search_code) before concluding "
@@ -455,7 +464,7 @@ def _check_items(update: Update, ledger: Ledger) -> None:
     """Every breaking item that names something this code could use was searched for: a
     search that stopped before the end (a cap, a budget) leaves the update unknown."""
     left = account(update, ledger).open_items
-    if left and not ledger.unreached(update.package):
+    if left and not _unreached(update.package, ledger):
         shown = _first_five([f"{i.version}: {', '.join(i.terms[:3])}" for i in left], "; ")
         raise Rejected(
             f"{len(left)} breaking item(s) of the notes of {update.package} were never searched "

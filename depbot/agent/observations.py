@@ -450,8 +450,9 @@ def reach_observation(rid: str, update: Update, reach: Reach, fence: Fence) -> O
     """What may load the package besides an import (the checkout's paths and the packages'
     words are fenced: they are not instructions)."""
     out: dict[str, Any] = {"id": rid, "package": update.package, "unreached": reach.unreached}
-    for key in ("reached", "unseen", "looked"):
-        lines = getattr(reach, key)
+    for key, attr in (("reached", "reached"), ("unseen", "unseen"), ("looked", "looked"),
+                      ("unread_imports", "unread")):  # fmt: skip
+        lines = getattr(reach, attr)
         if lines:
             out[key] = fence(
                 "\n".join(strip_invisible(x)[:300] for x in lines[:8]), "checkout", 2400

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from depbot import ecosystems
-from depbot.core.errors import UpstreamError
+from depbot.core.errors import ToolError, UpstreamError
 from depbot.records.declared import Declared
 from depbot.records.reach import Reach
 from depbot.records.update import Update
@@ -34,20 +34,28 @@ def who_loads(
     """What may load ``update``'s package in this checkout, as far as can be looked at."""
     pkg = update.package
     eco = ecosystems.get(update.ecosystem)
-    if imports.sites or imports.skipped:
-        shown = [f"imported at {s.path}:{s.line}" for s in imports.sites[:MAX_SHOWN]]
-        return Reach(reached=tuple(shown or [f"{len(imports.skipped)} file(s) too big to search"]))
     rules = eco.reach_rules()
+    if imports.skipped:
+        return Reach(reached=(f"{len(imports.skipped)} file(s) too big to search",))
+    read = [s for s in imports.sites if rules is None or not _unread(code, rules, s)]
+    if read:
+        return Reach(reached=tuple(f"imported at {s.path}:{s.line}" for s in read[:MAX_SHOWN]))
     if rules is None:
         return Reach(unseen=(f"what loads a {eco.name} package besides an import is not read",))
-    looked = [f"no file imports {pkg}"]
+    unread = tuple(f"{s.path}:{s.line} " + ", ".join(f"`{n}`" for n in s.names)
+                   for s in imports.sites)  # fmt: skip
+    looked = [
+        f"no file imports {pkg}"
+        if not unread
+        else f"every import of {pkg} binds names its file never reads ({'; '.join(unread[:3])})"
+    ]
     declared, why = _declared(eco, repo, update.manifest, code.settings.secret_files)
     if why:
         return Reach(unseen=(why,), looked=tuple(looked))
     commands, unseen = _commands(registries, update, rules)
     if unseen:
         return Reach(unseen=tuple(unseen), looked=tuple(looked))
-    named = _named(code, rules, [pkg, *commands])
+    named = _named(code, rules, [pkg, *commands], {(s.path, s.line) for s in imports.sites})
     if named:
         return Reach(reached=tuple(named[:MAX_SHOWN]), looked=tuple(looked))
     words = ", ".join(f"`{w}`" for w in [pkg, *commands])
@@ -63,7 +71,7 @@ def who_loads(
     others = len([d for d in declared if d.name != pkg])
     looked.append(f"none of the {others} other package(s) {update.manifest} declares needs it "
                   "(their released package.json at the version in use)")  # fmt: skip
-    return Reach(looked=tuple(looked))
+    return Reach(looked=tuple(looked), unread=unread)
 
 
 def _declared(
@@ -92,8 +100,20 @@ def _commands(registries: Registries, update: Update, rules: Any) -> tuple[list[
     return out, []
 
 
-def _named(code: CodeSearch, rules: Any, words: list[str]) -> list[str]:
-    """``path:line`` of each file line that names one of ``words`` as a word."""
+def _unread(code: CodeSearch, rules: Any, site: Any) -> bool:
+    """Whether an import site binds only names its file never reads."""
+    try:
+        text = "\n".join(code.read_lines(site.path))
+    except ToolError:
+        return False
+    return rules.never_read(site.style, site.names, text, site.module)
+
+
+def _named(
+    code: CodeSearch, rules: Any, words: list[str], imports: set[tuple[str, int]]
+) -> list[str]:
+    """``path:line`` of each file line that names one of ``words`` as a word (the lines of
+    the ``imports`` whose names are never read aside)."""
     out: list[str] = []
     for w in dict.fromkeys(words):
         pattern = rules.word(w)
@@ -108,7 +128,7 @@ def _named(code: CodeSearch, rules: Any, words: list[str]) -> list[str]:
                         out.append(f"`{w}` named in {path} (besides its dependency lists)")
                     continue
             for i, text in enumerate(lines, 1):
-                if pattern.search(text):
+                if pattern.search(text) and (path, i) not in imports:
                     out.append(f"`{w}` named at {path}:{i}")
                     break
     return out
@@ -117,6 +137,27 @@ def _named(code: CodeSearch, rules: Any, words: list[str]) -> list[str]:
 def _escape(text: str) -> str:
     """``text`` as a literal rg regex."""
     return "".join(f"\\{c}" if c in r".^$*+?()[]{}|\/-" else c for c in text)
+
+
+def _release_in_use(
+    registries: Registries, ecosystem: str, d: Declared, version: str
+) -> dict[str, Any]:
+    """The document of the release of ``d`` in use: ``version`` (the lock's, the pin, the
+    range's lowest); a lowest that was never published gives way to the newest release the
+    range takes (what an install without a lock picks)."""
+    try:
+        return registries.version_document(ecosystem, d.name, version)
+    except UpstreamError as exc:
+        if exc.kind != "not_found" or d.installed or d.pinned:
+            raise
+    eco = ecosystems.get(ecosystem)
+    taken = [v for v in registries.info(ecosystem, d.name).versions
+             if (p := eco.parse_version(v)) is not None and not p.is_prerelease
+             and eco.in_ranges(v, (d.spec,))]  # fmt: skip
+    if not taken:
+        raise UpstreamError("not_found", f"no release of {d.name} takes `{d.spec}`")
+    newest = max(taken, key=lambda v: eco.parse_version(v))  # type: ignore[arg-type,return-value]
+    return registries.version_document(ecosystem, d.name, newest)
 
 
 def _needed_by(
@@ -133,13 +174,13 @@ def _needed_by(
         if not version or eco.parse_version(version) is None:
             return "", f"{d.name} `{d.spec}`: no version to read"
         try:
-            doc = registries.version_document(update.ecosystem, d.name, version)
+            doc = _release_in_use(registries, update.ecosystem, d, version)
         except UpstreamError as exc:
             return "", f"{d.name} {version}: {exc}"[:200]
         how = rules.needs(
             doc, update.package, lambda spec: eco.in_ranges(update.to_version, (spec,))
         )
-        return (f"{d.name} {version} needs it {how}" if how else ""), ""
+        return (f"{d.name} {doc.get('version') or version} needs it {how}" if how else ""), ""
 
     with ThreadPoolExecutor(FETCHERS) as pool:
         got = list(pool.map(one, others[:MAX_DEPENDENCIES]))

@@ -27,7 +27,23 @@ def wants_reach(st: State, base: Conclusion, tools: frozenset[str]) -> bool:
     api, imported = st.api, st.imported
     no_names = api is not None and api.compared and not api.names_total
     no_sites = imported is not None and not imported.hits and not imported.error
-    return no_names or (api is None or not api.compared) and no_sites
+    return no_names or _names_clear(st) or (api is None or not api.compared) and no_sites
+
+
+def _names_clear(st: State) -> bool:
+    """Both releases compared whole, every name this code imports found in the new one:
+    what remains may be that nothing reads those names."""
+    api = st.api
+    if api is None or not api.compared or api.incomplete or not api.names_total:
+        return False
+    strong = any(f.strength == "strong" for f in api.findings)
+    return not strong and api.names_resolved == api.names_total
+
+
+def _shape(res: dict) -> str:
+    if not res.get("unread_imports"):
+        return ""
+    return "; the names those imports bind are all in the new release (its API compared)"
 
 
 def _lines(res: dict, key: str) -> list[str]:
@@ -42,15 +58,15 @@ def with_reach(st: State, base: Conclusion) -> Conclusion:
     if "error" in res:
         return replace(base, reason=base.reason.replace(_NOT_LOOKED, "what loads it could not be "
                                                         "looked for")[:600])  # fmt: skip
-    if res.get("unreached") is True:
+    if res.get("unreached") is True and (not res.get("unread_imports") or _names_clear(st)):
         looked = "; ".join(_lines(res, "looked"))
         return Conclusion(u.package, "not_affected",
-                          f"nothing in this checkout reaches {u.package}: {looked}. No change of "
+                          f"nothing in this checkout reaches {u.package}: {looked}{_shape(res)}. No change of "
                           f"{u.frm} → {u.to} can break this code, whatever its notes say or lack; "
                           "it may be unused: check it is still needed, or remove it"[:600])  # fmt: skip
     found = _lines(res, "reached") + [f"not seen: {x}" for x in _lines(res, "unseen")]
     what = "; ".join(found[:3])[:300]
     reason = base.reason.replace(_NOT_LOOKED, f"what may load it: {what}")
     if reason == base.reason:
-        reason = f"{base.reason[:450]}; no file imports it, but {what}"
+        reason = f"{base.reason[:450]}; what reaches it: {what}"
     return replace(base, reason=reason[:600])

@@ -77,6 +77,21 @@ def word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w@/$-]){re.escape(name)}(?![\w$-])")
 
 
+def never_read(style: str, names: dict[str, str], text: str, module: str = "") -> bool:
+    """Whether an import (``style``, local name → imported name) binds only names its
+    file's ``text`` never mentions again: each local occurs once, in the import itself. A
+    side-effect import, a re-export, a dynamic import or a star binds nothing checkable and
+    is read; any other mention (code, a comment, a string, a template) counts as a read,
+    but the quoted ``module`` specifier the import names."""
+    if style not in ("import", "require") or not names or "*" in names:
+        return False
+    if module:
+        text = re.sub(rf"""(['"`]){re.escape(module)}\1""", "''", text)
+    return all(
+        len(re.findall(rf"(?<![\w$]){re.escape(local)}(?![\w$])", text)) == 1 for local in names
+    )
+
+
 def by_convention(package: str, declared: Iterable[str]) -> str:
     """Why a tool may load ``package`` without its name being written ("" when no rule
     says so): a type package, a kind word in its name, or a prefix that is another

@@ -50,3 +50,16 @@ def test_needs_a_peer_always_and_a_dependency_only_when_its_range_takes_the_new_
     assert "takes" in reach.needs({"dependencies": {"luxon": "*"}}, "luxon", takes)
     assert reach.needs({"dependencies": {"luxon": "^1"}}, "luxon", takes) == ""
     assert reach.needs({"dependencies": {"other": "*"}}, "luxon", takes) == ""
+
+
+def test_an_import_is_never_read_only_when_each_name_it_binds_occurs_once():
+    names = {"Clock": "default"}
+    assert reach.never_read("import", names, 'import Clock from "c";\nconst x = 1;')
+    for read in ("new Clock()", "`${Clock}`", "// Clock is unused", "<Clock />", "{ Clock }"):
+        assert not reach.never_read("import", names, f'import Clock from "c";\n{read}')
+    assert not reach.never_read("import", {}, 'import "c";')  # a side effect: loaded
+    assert not reach.never_read("export-from", names, 'export { default as Clock } from "c"')
+    assert not reach.never_read("import", {"*": "*"}, 'export * from "c"')
+    assert reach.never_read("require", {"c": "*"}, 'const c = require("c");', "c")
+    assert not reach.never_read("require", {"c": "*"}, 'const c = require("c");')  # "c" read
+    assert not reach.never_read("require", {"c": "*"}, 'const c = require("c"); c.go()', "c")

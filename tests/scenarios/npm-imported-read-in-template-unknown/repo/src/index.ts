@@ -1,0 +1,6 @@
+import { Panel } from "ui-panels";
+
+export function render(shifts: string[]): string {
+  const clock = new Date().toISOString();
+  return new Panel(shifts.join(", ") + " @ " + clock).toString();
+}
