@@ -10,6 +10,7 @@ use) may need it. What it cannot look at goes to ``unseen``: never a silent gap.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,6 @@ from depbot.updates.registries import Registries
 
 MAX_SHOWN = 4
 MAX_DEPENDENCIES = 150  # more declared packages than this are not all read: said, unseen
-FETCHERS = 8
 
 
 def who_loads(
@@ -55,6 +55,12 @@ def who_loads(
     commands, unseen = _commands(registries, update, rules)
     if unseen:
         return Reach(unseen=tuple(unseen), looked=tuple(looked))
+    big = [
+        f"{path} ({size} bytes)" for path, size in code.oversized() if not rules.skipped_file(path)
+    ]
+    if big:
+        return Reach(unseen=(f"{len(big)} file(s) too big to search may name it: "
+                             + ", ".join(big[:3]),), looked=tuple(looked))  # fmt: skip
     named = _named(code, rules, [pkg, *commands], {(s.path, s.line) for s in imports.sites})
     if named:
         return Reach(reached=tuple(named[:MAX_SHOWN]), looked=tuple(looked))
@@ -169,7 +175,16 @@ def _needed_by(
         others
     ) > MAX_DEPENDENCIES else []  # fmt: skip
 
+    settings = registries.settings
+    cap = settings.tool_call_seconds
+    until = None if cap is None else time.monotonic() + cap
+
     def one(d: Declared) -> tuple[str, str]:
+        left = None if until is None else max(0.0, until - time.monotonic())
+        with registries.http.call_deadline(left):  # this tool call's share, on every thread
+            return _one(d)
+
+    def _one(d: Declared) -> tuple[str, str]:
         version = d.installed or d.pinned or eco.lower_bound(d.spec)
         if not version or eco.parse_version(version) is None:
             return "", f"{d.name} `{d.spec}`: no version to read"
@@ -182,7 +197,7 @@ def _needed_by(
         )
         return (f"{d.name} {doc.get('version') or version} needs it {how}" if how else ""), ""
 
-    with ThreadPoolExecutor(FETCHERS) as pool:
+    with ThreadPoolExecutor(max(1, settings.registry_concurrency)) as pool:
         got = list(pool.map(one, others[:MAX_DEPENDENCIES]))
     needed = [n for n, _ in got if n]
     unseen += [f"the release of {u}" for _, u in got if u]

@@ -1,0 +1,75 @@
+"""who_loads over a real checkout and the loopback registry: each thing that may load a
+package no file imports, and what it cannot look at."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from depbot.core.net import Http
+from depbot.fakes.upstream import FakeUpstream
+from depbot.pipeline.services import LiveServices
+from depbot.records.update import Update
+from tests.helpers.settings import loopback_settings
+
+UPDATE = Update("npm", "zone-clock", "1.4.0", "3.0.0", manifest="package.json")
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _world(tmp_path: Path, *, peer: bool = False) -> tuple[Path, Path]:
+    repo, up = tmp_path / "repo", tmp_path / "upstream"
+    deps = {"zone-clock": "^1.4.0", "ui-kit": "^2.0.0"}
+    _write(repo, "package.json", json.dumps({"name": "app", "dependencies": deps}))
+    _write(repo, "src/index.js", "const kit = require('ui-kit');\nkit.draw();\n")
+    for v in ("1.4.0", "3.0.0"):
+        _write(up, f"npm/zone-clock/dist/{v}/package.json",
+               json.dumps({"name": "zone-clock", "version": v, "bin": {"zclock": "cli.js"}}))  # fmt: skip
+    needs = {"peerDependencies": {"zone-clock": ">=1"}} if peer else {}
+    _write(up, "npm/ui-kit/manifests/2.0.0.json", json.dumps(needs))
+    return repo, up
+
+
+def _reach(repo: Path, up_dir: Path, **settings: object):
+    with FakeUpstream(up_dir, versions={("npm", "zone-clock"): ["1.4.0", "3.0.0"]}) as up:
+        live = LiveServices(
+            loopback_settings(up.url, **settings), repo, Http(loopback_settings(up.url))
+        )
+        return live.who_loads(UPDATE)
+
+
+def test_nothing_reaches_it_and_every_look_is_said(tmp_path):
+    got = _reach(*_world(tmp_path))
+    assert got.unreached and not got.reached
+    assert any("`zclock`" in line for line in got.looked)
+    assert any("1 other package(s)" in line for line in got.looked)
+
+
+def test_its_command_in_a_workflow_reaches_it(tmp_path):
+    repo, up = _world(tmp_path)
+    _write(
+        repo, ".github/workflows/times.yml", "jobs:\n  t:\n    steps:\n      - run: npx zclock\n"
+    )
+    got = _reach(repo, up)
+    assert not got.unreached and "`zclock` named at .github/workflows/times.yml:4" in got.reached
+
+
+def test_a_declared_package_that_asks_it_as_a_peer_reaches_it(tmp_path):
+    got = _reach(*_world(tmp_path, peer=True))
+    assert got.reached == ("ui-kit 2.0.0 needs it as a peer (`>=1`)",)
+
+
+def test_what_cannot_be_read_is_unseen_never_clean(tmp_path):
+    repo, up = _world(tmp_path)
+    (up / "npm" / "ui-kit" / "manifests" / "2.0.0.json").unlink()
+    (up / "npm" / "ui-kit" / "manifests").rmdir()
+    got = _reach(repo, up)
+    assert not got.unreached and "ui-kit 2.0.0" in got.unseen[0]
+    repo2, up2 = _world(tmp_path / "big")
+    _write(repo2, "data/huge.json", "x" * 5000)
+    got = _reach(repo2, up2, max_filesize="1K")
+    assert not got.unreached and "too big to search" in got.unseen[0]
