@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from depbot.agent.ledger import Ledger, SearchFact
 from depbot.changelogs.wording import issue_report
@@ -61,6 +62,14 @@ def not_imported(pkg: str, searches: list[SearchFact]) -> bool:
     return any(s.tool == "where_imported" and s.package == pkg and s.hits == 0 for s in searches)
 
 
+def _unreached(item: ItemAccount) -> ItemAccount:
+    """An item no search settled, disposed of by ``who_loads``: nothing here reaches it."""
+    if item.disposition == "searched":
+        return item
+    why = "; ".join(w for w in (item.why, "nothing in this checkout reaches the package") if w)
+    return replace(item, why=why)
+
+
 def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
     version, text = str(entry.get("version", "")), str(entry.get("text", ""))
     terms = [str(t) for t in entry.get("terms", [])]
@@ -88,6 +97,9 @@ def account(update: Update, ledger: Ledger) -> Accounting:
     absent = not_imported(pkg, searches)
     entries = (ledger.changelog(pkg) or {}).get("items") or []
     items = tuple(_item(e, searches, absent) for e in entries)
+    reach = ledger.reach.get(pkg)
+    if reach is not None and reach.unreached:  # who_loads: no item can meet this code
+        items = tuple(_unreached(i) for i in items)
     fates = ledger.api_fates.get(pkg)
     names = tuple(
         NameAccount(f.name, f.fate, f.detail[:200], f.place) for f in (fates.fates if fates else ())

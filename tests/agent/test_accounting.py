@@ -88,3 +88,18 @@ def test_an_item_naming_a_family_is_searched_by_a_search_for_one_of_its_members(
                      "category": "breaking", "terms": ["legacy*"]}])  # fmt: skip
     ledger.record_search(SearchFact("search_symbol", "lib", "legacyParse", 1))
     assert [i.disposition for i in account(LIB, ledger).items] == ["searched"]
+
+
+def test_a_package_nothing_reaches_disposes_of_what_no_search_settled():
+    from depbot.records.reach import Reach
+
+    ledger = Ledger()
+    _notes(ledger, [{"version": "2.0.0", "text": "now throws on bad input", "category": "breaking"},
+                    {"version": "2.0.0", "text": "x gone", "category": "breaking",
+                     "terms": ["lib.x"]}])  # fmt: skip
+    ledger.record_reach("Lib", Reach(unseen=("ui-kit 2.0.0: HTTP 500",)))
+    assert [i.why for i in account(LIB, ledger).items] == ["names no API this code could call", ""]
+    ledger.record_reach("Lib", Reach(looked=("no file imports Lib",)))
+    acc = account(LIB, ledger)
+    assert all("nothing in this checkout reaches the package" in i.why for i in acc.items)
+    assert acc.to_report()["reach"]["unreached"] is True
