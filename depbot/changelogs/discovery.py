@@ -43,6 +43,8 @@ CHANGELOG_NAMES = (
 _EXT_RANK = {".md": 0, ".markdown": 0, ".mdx": 1, ".rst": 2, "": 3, ".txt": 4}
 CHANGELOG_FILE = re.compile(
     r"^(?P<stem>" + "|".join(re.escape(n) for n in CHANGELOG_NAMES) + r")"
+    # an English edition beside translations (CHANGELOG.en-US.md): the notes depbot reads
+    r"(?P<lang>\.en(?:[-_][A-Za-z]{2})?)?"
     r"(?P<ext>\.md|\.markdown|\.mdx|\.rst|\.txt)?$",
     re.IGNORECASE,
 )

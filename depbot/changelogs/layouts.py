@@ -64,8 +64,11 @@ _SERIES_FILE = re.compile(
 )
 # towncrier: <issue or +anything>.<type>[.<n>].<ext>; never a released version
 _FRAGMENT = re.compile(r"^(?:\d+|\+[^.]*|[A-Za-z]+-\d+)\.[a-z_]+(?:\.\d+)?" + _NOTES_EXT + "$")
+# the English edition of a translated guide (migration-v4.en-US.md); other languages are not read
+_ENGLISH = r"(?:\.en(?:[-_][A-Za-z]{2})?)?"
 GUIDE_FILE = re.compile(  # migrating-to-v3.md, UPGRADING.md, v3-migration.md
     r"^(?:v?\d+(?:\.[\dx]+)*[-_ ])?(?:upgrad|migrat)[a-z_-]*(?:[-_ ]?(?:to[-_ ]?)?v?\d+(?:\.\d+)*)?(?:[-_ ][a-z0-9_-]*)?"
+    + _ENGLISH
     + _NOTES_EXT
     + "$",
     re.IGNORECASE,

@@ -102,7 +102,7 @@ FAULT_KINDS = (
 _RESERVED = ("meta.json", "releases.json")
 _CHANGELOG_NAME = re.compile(
     r"^(changelogs?|change[-_]?log|changes|history|news|releases|release[-_]?notes|whats[-_]?new"
-    r"|updates)(\.[a-z]+)?$",
+    r"|updates)(\.en(?:[-_][a-z]{2})?)?(\.[a-z]+)?$",
     re.IGNORECASE,
 )
 # deliberately simple and independent of depbot.changelogs.sections: a line that starts with a

@@ -196,20 +196,21 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                         m.start(3) + 1,
                     )
         for local, imported in site.names.items():
+            text = texts.get(site.path, "")
             if imported not in ("*", "default"):
                 _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)
-                _made_members(out, texts.get(site.path, ""), site, f"{module}:{imported}", local)
-                continue
-            prefix = module
+                _made_members(out, text, site, f"{module}:{imported}", local)
+                prefix = f"{module}:{imported}"  # its members: `pkg:Form.create` (fates.py)
+            else:
+                prefix = module
             if imported == "default" and site.style != "require":
                 _add(out, f"{module}:default", site.path, site.line, "import", site.col)
                 prefix = f"{module}:default"  # its members: `pkg:default.x` (fates.py)
             if not re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 continue
-            text = texts.get(site.path, "")
-            if prefix != module:  # `new Lib()` of a default export
+            if imported == "default" and prefix != module:  # `new Lib()` of a default export
                 _made_members(out, text, site, f"{module}:default", local)
-            else:  # `lib.createClient()`, `new lib.Pool()`: what the module's member makes
+            elif prefix == module:  # `lib.createClient()`, `new lib.Pool()`: what it makes
                 _made_members(out, text, site, module, local, through=True)
             for m in re.finditer(
                 rf"(?<![\w$.'\"`/]){re.escape(local)}\.([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?",

@@ -45,3 +45,20 @@ def test_a_short_guide_is_sent_whole():
     result = ChangelogResult("npm", "charts", "2.9.4", "3.9.1", [r.section for r in read])
     obs = changelog_observation("c1", update, result, read, [], _fence)
     assert len(obs.compact["breaking"]) == 5 and "breaking_not_shown" not in obs.compact
+
+
+def test_a_release_whose_section_was_left_out_of_what_was_read_is_not_covered():
+    from depbot.agent.observations import ReadSection, range_coverage
+    from depbot.changelogs.result import ChangelogResult
+    from depbot.changelogs.sections import Section
+
+    def sec(v: str) -> Section:
+        return Section(v, f"## {v}", "- fixed a thing", "https://x/CHANGELOG.md", 1, 2)
+
+    update = Update("npm", "ui", "1.9.0", "2.1.0")
+    shown = [sec("2.1.0")]  # 2.0.0 (the new major) was found, then left out of the display
+    result = ChangelogResult("npm", "ui", "1.9.0", "2.1.0", shown,
+                             published=["2.0.0", "2.1.0"], found_versions=["2.1.0", "2.0.0"],
+                             analysed=shown)  # fmt: skip
+    cov = range_coverage(update, result, [ReadSection("c1.s1", shown[0], [])])
+    assert "2.0.0" in cov.missing

@@ -56,6 +56,20 @@ def test_changelog_file_only(up_dir):
     assert served(up, "/releases") == 0  # covered: no further source asked
 
 
+def test_the_english_edition_of_a_translated_changelog_is_read_and_no_other(up_dir):
+    write(up_dir, "npm/ui/CHANGELOG.zh-CN.md", md("1.3.0", "1.2.0", "1.1.0", "1.0.0"))
+    write(up_dir, "npm/ui/CHANGELOG.en-US.md", md("1.3.0", "1.2.0", "1.1.0", "1.0.0"))
+    write(up_dir, "npm/ui/meta.json", {"repository": "https://github.com/o/ui"})
+    write(up_dir, "npm/zh/CHANGELOG.zh-CN.md", md("1.3.0", "1.2.0", "1.1.0", "1.0.0"))
+    write(up_dir, "npm/zh/meta.json", {"repository": "https://github.com/o/zh"})
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("npm", "ui", "1.0.0", "1.3.0")
+        assert got(r) == ["1.3.0", "1.2.0", "1.1.0"]
+        assert r.sections[0].source.endswith("/CHANGELOG.en-US.md")
+        assert not f.fetch("npm", "zh", "1.0.0", "1.3.0").found  # its words are not read
+
+
 def test_releases_only(up_dir):
     write(up_dir, "npm/rel/releases.json", releases("v2.1.0", "v2.0.0", "v1.0.0"))
     write(up_dir, "npm/rel/meta.json", {"repository": "https://github.com/o/rel"})

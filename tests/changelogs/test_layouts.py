@@ -361,3 +361,9 @@ def test_a_code_fence_in_a_guide_is_neither_an_underline_nor_a_heading():
     assert title == "V4 migration guide"
     assert "`legacyConnection` has been removed." in body
     assert last == len(text.splitlines())
+
+
+def test_the_english_edition_of_a_translated_guide_is_a_guide_and_names_its_major():
+    paths = ["docs/react/migration-v4.en-US.md", "docs/react/migration-v4.zh-CN.md"]
+    assert guide_files([(p, 1) for p in paths]) == ["docs/react/migration-v4.en-US.md"]
+    assert guide_names("docs/react/migration-v4.en-US.md", 4, 0) is True

@@ -232,3 +232,12 @@ def test_a_module_specifier_in_quotes_is_no_member_use(tmp_path: Path):
     }, "npm", "tippy.js")  # fmt: skip
     assert "tippy.js:default.setDefaults" in used
     assert not [n for n in used if n.endswith((".js", ".css")) and ":" in n]
+
+
+def test_a_member_of_a_named_import_is_a_name_the_code_takes(tmp_path: Path):
+    used = _used(tmp_path, {
+        "package.json": '{"dependencies": {"antd": "3.23.1"}}',
+        "src/F.tsx": "import { Form } from 'antd'\n\nexport default Form.create<P>()(Login)\n",
+    }, "npm", "antd")  # fmt: skip
+    assert used["antd:Form"] == "src/F.tsx:1 import"
+    assert used["antd:Form.create"] == "src/F.tsx:3 member"
