@@ -348,10 +348,15 @@ def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> l
     from depbot import ecosystems
 
     eco = ecosystems.get("npm")
-    try:
-        declared, _ = eco.read_manifest(tmp / "repo" / manifest, tmp / "repo", manifest, (), None)
-    except (OSError, ValueError):
-        return ["declared releases: the manifest could not be read"]
+    repo = tmp / "repo"
+    rels = [manifest, *sorted(p.relative_to(repo).as_posix() for p in repo.rglob("package.json")
+                              if "node_modules" not in p.parts)]  # fmt: skip
+    declared = []
+    for rel in dict.fromkeys(rels):
+        try:
+            declared += eco.read_manifest(repo / rel, repo, rel, (), None)[0]
+        except (OSError, ValueError):
+            return [f"declared releases: {rel} could not be read"]
     wanted = {}
     for d in declared:
         version = d.installed or d.pinned or eco.lower_bound(d.spec)

@@ -49,7 +49,7 @@ def who_loads(
         if not unread
         else f"every import of {pkg} binds names its file never reads ({'; '.join(unread[:3])})"
     ]
-    declared, why = _declared(eco, repo, update.manifest, code.settings.secret_files)
+    declared, why = _declared(eco, repo, update.manifest, code)
     if why:
         return Reach(unseen=(why,), looked=tuple(looked))
     commands, unseen = _commands(registries, update, rules)
@@ -75,23 +75,28 @@ def who_loads(
         return Reach(reached=tuple(needed[:MAX_SHOWN]), unseen=tuple(unseen[:MAX_SHOWN]),
                      looked=tuple(looked))  # fmt: skip
     others = len([d for d in declared if d.name != pkg])
-    looked.append(f"none of the {others} other package(s) {update.manifest} declares needs it "
+    looked.append(f"none of the {others} other package(s) this checkout declares needs it "
                   "(their released package.json at the version in use)")  # fmt: skip
     return Reach(looked=tuple(looked), unread=unread)
 
 
-def _declared(
-    eco: Any, repo: Path, manifest: str, secret_files: tuple[str, ...]
-) -> tuple[list[Declared], str]:
-    """The packages the update's manifest declares, or why they could not be read."""
+def _declared(eco: Any, repo: Path, manifest: str, code: CodeSearch) -> tuple[list[Declared], str]:
+    """The packages the checkout's manifests declare (the update's first: a workspace's
+    package may need what the root declares), or why one could not be read."""
     path = repo / (manifest or eco.default_manifest)
     if not manifest or not path.is_file():
         return [], f"the manifest that declares it ({manifest or '?'}) could not be read"
-    try:
-        declared, _ = eco.read_manifest(path, repo, manifest, secret_files, None)
-    except (OSError, ValueError) as exc:
-        return [], f"{manifest} could not be read ({str(exc)[:120]})"
-    return declared, ""
+    others = [p for p in code.files((eco.default_manifest, f"**/{eco.default_manifest}"))
+              if p != manifest and eco.is_manifest(repo / p)]  # fmt: skip
+    out: dict[str, Declared] = {}
+    for rel in [manifest, *others]:
+        try:
+            got, _ = eco.read_manifest(repo / rel, repo, rel, code.settings.secret_files, None)
+        except (OSError, ValueError) as exc:
+            return [], f"{rel} could not be read ({str(exc)[:120]})"
+        for d in got:
+            out.setdefault(d.name, d)
+    return list(out.values()), ""
 
 
 def _commands(registries: Registries, update: Update, rules: Any) -> tuple[list[str], list[str]]:

@@ -73,3 +73,13 @@ def test_what_cannot_be_read_is_unseen_never_clean(tmp_path):
     _write(repo2, "data/huge.json", "x" * 5000)
     got = _reach(repo2, up2, max_filesize="1K")
     assert not got.unreached and "too big to search" in got.unseen[0]
+
+
+def test_a_package_another_workspace_declares_is_read_too(tmp_path):
+    repo, up = _world(tmp_path)
+    _write(repo, "packages/web/package.json",
+           json.dumps({"name": "web", "dependencies": {"charts": "1.0.0"}}))  # fmt: skip
+    _write(up, "npm/charts/manifests/1.0.0.json",
+           json.dumps({"peerDependencies": {"zone-clock": "*"}}))  # fmt: skip
+    got = _reach(repo, up)
+    assert got.reached == ("charts 1.0.0 needs it as a peer (`*`)",)
