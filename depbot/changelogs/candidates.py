@@ -46,6 +46,7 @@ from depbot.changelogs.spans import (
     UPPER,
     Span,
     callee,
+    plain_dotted,
     roles,
     span_positions,
 )
@@ -305,6 +306,8 @@ def _sentence_candidates(
     weighed = {c.symbol for c in kinds}
     found = _callables(sentence, spans, _span_candidates(sentence, spans, scope, removal,
                                                           names_allowed, news))  # fmt: skip
+    if removal and spans and not found and not kinds:  # its code spans all say what replaces
+        found = [Candidate(s.text, "name") for s in plain_dotted(sentence)]  # the dotted name
     cands += [c for c in found if not (c.kind == "name" and c.symbol in weighed)] + kinds
     if not cands:  # "a custom `key` given to `f` is now …": only the calls passing it
         cands.extend(conditional_candidates(sentence))

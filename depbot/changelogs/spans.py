@@ -56,14 +56,29 @@ def span_positions(sentence: str) -> list[Span]:
     masked = RST_ROLE.sub(lambda m: " " * len(m.group(0)), sentence)
     spans += [Span(m.group(2).strip(), m.start(), m.end()) for m in CODE_SPAN.finditer(masked)]
     if not spans:
-        for m in _PLAIN_SYMBOL.finditer(masked):
-            tok = m.group(1)
-            if FILE_LIKE.search(tok.rstrip("()")) or re.search(r"\.(com|org|io|net|dev)\b", tok):
-                continue
-            if _PROSE.match(tok) or ("." in tok and min(len(p) for p in tok.split(".")) < 2):
-                continue  # "e.g", "i.e", product names written in CamelCase
-            spans.append(Span(tok, m.start(), m.end()))
+        spans = plain_spans(masked)
     spans.sort(key=lambda s: s.start)
+    return spans
+
+
+def plain_dotted(sentence: str) -> list[Span]:
+    """The dotted names written outside code spans (``Removed the Form.create method,
+    `form` is now …``): what a removal names when its code spans are all replacements."""
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    masked = CODE_SPAN.sub(blank, RST_ROLE.sub(blank, sentence))
+    return [s for s in plain_spans(masked) if DOTTED.match(s.text)]
+
+
+def plain_spans(masked: str) -> list[Span]:
+    """The code-like words of a sentence without code spans (dotted names, calls, …)."""
+    spans: list[Span] = []
+    for m in _PLAIN_SYMBOL.finditer(masked):
+        tok = m.group(1)
+        if FILE_LIKE.search(tok.rstrip("()")) or re.search(r"\.(com|org|io|net|dev)\b", tok):
+            continue
+        if _PROSE.match(tok) or ("." in tok and min(len(p) for p in tok.split(".")) < 2):
+            continue  # "e.g", "i.e", product names written in CamelCase
+        spans.append(Span(tok, m.start(), m.end()))
     return spans
 
 
@@ -98,7 +113,10 @@ _GONE_USE_BEFORE = re.compile(
     re.I,
 )
 _NEW_AFTER = re.compile(
-    r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)", re.I
+    r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)"
+    # "removed the X method, `form` is now available in `Form.useForm`": what takes its place
+    r"|^\s*(is|are)\s+now\s+(available|accessible|exposed|provided)\b",
+    re.I,
 )
 _ROLE_WORD = r"(parameters?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|props?|keyword\s+arguments?)"
 _PARAM_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\b", re.I)

@@ -336,3 +336,12 @@ def test_a_removed_call_passed_to_a_host_names_the_inner_call_too():
     got = [(c.symbol, c.kind) for it in analyze_section("- Remove `app.use(makeGuard())`",
                                                         package="formguard") for c in it.candidates]  # fmt: skip
     assert got == [("app.use", "name"), ("makeGuard", "name")]
+
+
+def test_a_removal_whose_code_spans_all_name_what_replaces_it_names_the_dotted_api_it_removed():
+    text = "Removed the Form.create method, `form` is now available in `Form.useForm`."
+    (item,) = analyze_section(f"- {text}", package="ui")
+    assert [(c.symbol, c.kind) for c in item.candidates] == [("Form.create", "name")]
+    assert "form" in item.replacements
+    (kept,) = analyze_section("- Removed `legacyApi`, `api` is now available instead.", package="ui")
+    assert [c.symbol for c in kept.candidates] == ["legacyApi"]
