@@ -343,5 +343,7 @@ def test_a_removal_whose_code_spans_all_name_what_replaces_it_names_the_dotted_a
     (item,) = analyze_section(f"- {text}", package="ui")
     assert [(c.symbol, c.kind) for c in item.candidates] == [("Form.create", "name")]
     assert "form" in item.replacements
-    (kept,) = analyze_section("- Removed `legacyApi`, `api` is now available instead.", package="ui")
+    (kept,) = analyze_section(
+        "- Removed `legacyApi`, `api` is now available instead.", package="ui"
+    )
     assert [c.symbol for c in kept.candidates] == ["legacyApi"]
