@@ -22,6 +22,7 @@ def renamed(sentence: str, spans: list[Span], cands: list[Candidate], news: list
     True; False when it states none."""
     return (
         _renamed_pairs(sentence, spans, cands, news)
+        or _renamed_one(sentence, spans, cands, news)
         or _renamed_from(sentence, spans, cands, news)
         or _renamed_by_arrow(sentence, spans, cands, news)
     )
@@ -51,6 +52,33 @@ def _renamed_pairs(
         name = searchable_name(callee(old.text))
         if name and not generic(name):
             cands.append(Candidate(name, "name"))
+    return True
+
+
+# "rename `type` param to `icon`": the one after "to" is the new name, not an owner
+_ONE_TO = re.compile(
+    r"^\s*(?P<role>params?|parameters?|options?|props?|arguments?|keys?|fields?|properties|"
+    r"property)?\s*to\s+$",
+    re.I,
+)
+
+
+def _renamed_one(sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]) -> bool:
+    """ "Rename `a` [param] to `b`": `a` is gone (a parameter when the sentence says so), `b`
+    replaces it."""
+    said = _RENAMED_WORD.search(sentence)
+    if not said:
+        return False
+    pairs = [(a, b, m) for a, b in zip(spans, spans[1:], strict=False)
+             if a.start > said.start() and (m := _ONE_TO.match(sentence[a.end : b.start]))]  # fmt: skip
+    if len(pairs) != 1:
+        return False
+    old, new, m = pairs[0]
+    name = searchable_name(callee(old.text))
+    if not name:
+        return False
+    news.append(new.text)
+    cands.append(Candidate(name, "parameter" if m.group("role") else "name"))
     return True
 
 

@@ -69,16 +69,23 @@ def plain_dotted(sentence: str) -> list[Span]:
     return [s for s in plain_spans(masked) if DOTTED.match(s.text)]
 
 
+# "rename 'type' param to 'icon'": an identifier in quotes, where the notes use no code spans
+_QUOTED_NAME = re.compile(r"""(?<![\w'"])(['"])([A-Za-z_$][\w$]{1,39})\1(?![\w'"])""")
+
+
 def plain_spans(masked: str) -> list[Span]:
-    """The code-like words of a sentence without code spans (dotted names, calls, …)."""
-    spans: list[Span] = []
+    """The code-like words of a sentence without code spans (dotted names, calls, quoted
+    identifiers, …)."""
+    spans = [Span(m.group(2), m.start(), m.end()) for m in _QUOTED_NAME.finditer(masked)]
     for m in _PLAIN_SYMBOL.finditer(masked):
         tok = m.group(1)
         if FILE_LIKE.search(tok.rstrip("()")) or re.search(r"\.(com|org|io|net|dev)\b", tok):
             continue
         if _PROSE.match(tok) or ("." in tok and min(len(p) for p in tok.split(".")) < 2):
             continue  # "e.g", "i.e", product names written in CamelCase
-        spans.append(Span(tok, m.start(), m.end()))
+        if not any(s.start <= m.start() < s.end for s in spans):
+            spans.append(Span(tok, m.start(), m.end()))
+    spans.sort(key=lambda s: s.start)
     return spans
 
 
@@ -118,7 +125,7 @@ _NEW_AFTER = re.compile(
     r"|^\s*(is|are)\s+now\s+(available|accessible|exposed|provided)\b",
     re.I,
 )
-_ROLE_WORD = r"(parameters?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|props?|keyword\s+arguments?)"
+_ROLE_WORD = r"(parameters?|params?|arguments?(?!\s+order)|args?|options?|keywords?|kwargs?|flags?|props?|keyword\s+arguments?)"
 _PARAM_AFTER = re.compile(rf"^\s*(/\s*\w+\s+)?{_ROLE_WORD}\b", re.I)
 _PARAM_BEFORE = re.compile(rf"\b({_ROLE_WORD}|accepts?|takes?|supports?)\s*$", re.I)
 _OWNER_AFTER = re.compile(

@@ -347,3 +347,15 @@ def test_a_removal_whose_code_spans_all_name_what_replaces_it_names_the_dotted_a
         "- Removed `legacyApi`, `api` is now available instead.", package="ui"
     )
     assert [c.symbol for c in kept.candidates] == ["legacyApi"]
+
+
+def test_rename_a_param_to_another_reads_the_second_as_its_new_name_and_quotes_as_code():
+    for text in ("BREAKING CHANGE: rename `type` param to `icon` (fcaabee)",
+                 "BREAKING CHANGE: rename 'type' param to 'icon' (fcaabee)"):  # fmt: skip
+        (item,) = analyze_section(f"- {text}", package="alerts")
+        assert [(c.symbol, c.kind, c.of) for c in item.candidates] == [("type", "parameter", "")]
+        assert item.replacements == ("icon",)
+    (plain,) = analyze_section("- Renamed `fooBar` to `fooBaz`", package="alerts")
+    assert [(c.symbol, c.kind) for c in plain.candidates] == [("fooBar", "name")]
+    (prose,) = analyze_section("- It's the users' choice now, we removed nothing", package="x")
+    assert list(prose.candidates) == []
