@@ -152,7 +152,8 @@ def guide_files(paths: list[tuple[str, int]], base: str = "") -> list[str]:
         parts = _parts(path[len(prefix) :])
         if not parts:
             continue
-        in_docs = len(parts) > 1 and bool(_DOCS_DIR.match(parts[0]))
+        # under a docs folder, or a top-level folder of guides (migration_guides/…)
+        in_docs = len(parts) > 1 and bool(_DOCS_DIR.match(parts[0]) or _GUIDES_DIR.match(parts[0]))
         if GUIDE_FILE.match(parts[-1]) and (len(parts) == 1 or in_docs):
             found.append((len(parts), path))
         elif in_docs and _GUIDES_DIR.match(parts[-2]) and _GUIDES_DIR_FILE.match(parts[-1]):

@@ -367,3 +367,8 @@ def test_the_english_edition_of_a_translated_guide_is_a_guide_and_names_its_majo
     paths = ["docs/react/migration-v4.en-US.md", "docs/react/migration-v4.zh-CN.md"]
     assert guide_files([(p, 1) for p in paths]) == ["docs/react/migration-v4.en-US.md"]
     assert guide_names("docs/react/migration-v4.en-US.md", 4, 0) is True
+
+
+def test_a_top_level_folder_of_guides_holds_guides():
+    paths = ["migration_guides/migrating_to_13.md", "src/migrate.md", "lib/upgrade.md"]
+    assert guide_files([(p, 1) for p in paths]) == ["migration_guides/migrating_to_13.md"]
