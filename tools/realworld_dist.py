@@ -257,16 +257,12 @@ def npm_release_document(package: str, version: str, cache: Path) -> dict:
 
 def npm_newest_taken(package: str, spec: str, cache: Path) -> str | None:
     """The newest stable release of ``package`` its range ``spec`` takes (the packument's
-    versions), or None."""
+    versions, read as depbot reads them), or None."""
     from urllib.parse import quote
 
-    from depbot import ecosystems
+    from depbot.ecosystems.npm.reach import newest_taken
 
-    eco = ecosystems.get("npm")
     safe = package.replace("/", "__")
     url = f"{npm_base()}/{quote(package, safe='@')}"
     data = _cached_json(url, cache / "packuments", f"{safe}.json")
-    taken = [v for v in data.get("versions", {})
-             if (p := eco.parse_version(v)) is not None and not p.is_prerelease
-             and eco.in_ranges(v, (spec,))]  # fmt: skip
-    return max(taken, key=eco.parse_version) if taken else None
+    return newest_taken(data.get("versions", {}), spec)

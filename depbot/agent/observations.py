@@ -194,13 +194,11 @@ def range_coverage(update: Update, result: ChangelogResult, read: list[ReadSecti
     """Which releases of the range that may break have notes (see ``coverage``)."""
     shown = [r.section.version for r in read]
     published = result.published or [*shown, *result.missing_versions]
-    # a release whose section was found but left out of what was read (over the result's
-    # budget: a major's first release among a hundred fix releases) is not covered: nothing
-    # searched for what its notes say
-    found = shown
+    # only what was read counts: a release whose section was found but left out (over the
+    # result's budget: a major's first release among a hundred fix releases) is not covered
     removals = [r.section.version for r in read if _announces_removal(r)]
     return coverage(
-        update.ecosystem, update.from_version, update.to_version, published, found, removals
+        update.ecosystem, update.from_version, update.to_version, published, shown, removals
     )
 
 

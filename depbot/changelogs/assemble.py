@@ -84,7 +84,6 @@ def assemble(run: FetchState, budget: int) -> ChangelogResult:
         errors=run.errors,
         trimmed=trimmed,
         published=[text for _, text in sorted(run.needed.items())],
-        found_versions=[run.found[v].version for v in sorted(run.found)],
         analysed=analysed,
         analysed_trimmed=analysed_trimmed,
     )

@@ -29,10 +29,8 @@ class ChangelogResult:
     note: str = ""
     errors: list[str] = field(default_factory=list)
     trimmed: str | None = None
-    # the versions of the range the registry publishes (and ``to``), and those whose notes
-    # were found (before trimming); empty when not known
+    # the versions of the range the registry publishes (and ``to``); empty when not known
     published: list[str] = field(default_factory=list)
-    found_versions: list[str] = field(default_factory=list)
     # the same sections as ``sections`` (and maybe more) trimmed to a larger budget: what the
     # items are read from, so a long range's breaking lines are not lost to the display's
     # budget; empty: read ``sections``

@@ -167,7 +167,12 @@ class _Package:
 ACTIONS = "github_actions"  # an ecosystem whose packages are repositories (owner/repo)
 
 
-def _npm_release(path: str) -> tuple[str, str] | None:
+def _npm_repository(pkg: _Package) -> dict[str, str]:
+    repository = {"type": "git", "url": f"git+https://github.com/{pkg.repo}.git"}
+    return repository | ({"directory": pkg.directory} if pkg.directory else {})
+
+
+def _npm_release_path(path: str) -> tuple[str, str] | None:
     """(name, version) of ``/npm/<name>/<version>`` (a scoped name encoded or not), else
     None (the metadata, or a tarball under ``/-/``)."""
     parts = path[len("/npm/") :].strip("/").split("/")
@@ -405,8 +410,8 @@ class FakeUpstream:
             pkgs = [pkg] if pkg else []
             fault = self._fault(pkgs, [unquote(m.group(1))], "pip", "registry")
             answer = lambda: self._pypi(pkg) if pkg else _not_found()  # noqa: E731
-        elif path.startswith("/npm/") and _npm_release(path):
-            name, version = _npm_release(path)  # type: ignore[misc]
+        elif path.startswith("/npm/") and _npm_release_path(path):
+            name, version = _npm_release_path(path)  # type: ignore[misc]
             pkg = self.packages.get(("npm", name.lower()))
             pkgs = [pkg] if pkg else []
             fault = self._fault(pkgs, [name], "npm", "registry")
@@ -602,34 +607,28 @@ class FakeUpstream:
         )
 
     def _npm(self, pkg: _Package) -> Reply:
-        repository: dict[str, str] = {
-            "type": "git",
-            "url": f"git+https://github.com/{pkg.repo}.git",
-        }
-        if pkg.directory:
-            repository["directory"] = pkg.directory
-        versions = {
-            v: {
-                **self._declared_fields(pkg, v),
-                "name": pkg.name,
-                "version": v,
-                "repository": repository,
-                **({"deprecated": "do not use"} if v in pkg.meta.get("deprecated", []) else {}),
-                **self._npm_dist(pkg, v),
-            }
-            for v in pkg.versions
-        }
         latest = self._latest(pkg)
         return Reply(
             200,
             {
                 "name": pkg.name,
                 "dist-tags": {"latest": latest} if latest else {},
-                "versions": versions,
-                "repository": repository,
+                "versions": {v: self._npm_release(pkg, v) for v in pkg.versions},
+                "repository": _npm_repository(pkg),
                 "homepage": f"https://github.com/{pkg.repo}#readme",
             },
         )
+
+    def _npm_release(self, pkg: _Package, v: str) -> dict[str, Any]:
+        """One version's entry of the metadata, as ``GET /<name>/<version>`` also serves it."""
+        return {
+            **self._declared_fields(pkg, v),
+            "name": pkg.name,
+            "version": v,
+            "repository": _npm_repository(pkg),
+            **({"deprecated": "do not use"} if v in pkg.meta.get("deprecated", []) else {}),
+            **self._npm_dist(pkg, v),
+        }
 
     def _declared_fields(self, pkg: _Package, v: str) -> dict[str, Any]:
         """What a release's own package.json adds to its metadata: ``bin``, dependencies."""
@@ -650,7 +649,7 @@ class FakeUpstream:
             return Reply(200, doc)
         if pkg is None or version not in pkg.versions:
             return _not_found()
-        return Reply(200, self._npm(pkg).body["versions"][version])
+        return Reply(200, self._npm_release(pkg, version))
 
     # -- GitHub ----------------------------------------------------------------------------
 

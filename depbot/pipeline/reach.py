@@ -21,6 +21,7 @@ from depbot.records.declared import Declared
 from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.search.code import CodeSearch
+from depbot.search.scope import rust_escape
 from depbot.search.sites import ImportReport
 from depbot.updates.registries import Registries
 
@@ -128,7 +129,7 @@ def _named(
     out: list[str] = []
     for w in dict.fromkeys(words):
         pattern = rules.word(w)
-        for path in code.files_containing(_escape(w)):
+        for path in code.files_containing(rust_escape(w)):
             if rules.skipped_file(path):
                 continue
             lines = code.read_lines(path)
@@ -145,11 +146,6 @@ def _named(
     return out
 
 
-def _escape(text: str) -> str:
-    """``text`` as a literal rg regex."""
-    return "".join(f"\\{c}" if c in r".^$*+?()[]{}|\/-" else c for c in text)
-
-
 def _release_in_use(
     registries: Registries, ecosystem: str, d: Declared, version: str
 ) -> dict[str, Any]:
@@ -161,13 +157,10 @@ def _release_in_use(
     except UpstreamError as exc:
         if exc.kind != "not_found" or d.installed or d.pinned:
             raise
-    eco = ecosystems.get(ecosystem)
-    taken = [v for v in registries.info(ecosystem, d.name).versions
-             if (p := eco.parse_version(v)) is not None and not p.is_prerelease
-             and eco.in_ranges(v, (d.spec,))]  # fmt: skip
-    if not taken:
+    rules = ecosystems.get(ecosystem).reach_rules()
+    newest = rules.newest_taken(registries.info(ecosystem, d.name).versions, d.spec)
+    if newest is None:
         raise UpstreamError("not_found", f"no release of {d.name} takes `{d.spec}`")
-    newest = max(taken, key=lambda v: eco.parse_version(v))  # type: ignore[arg-type,return-value]
     return registries.version_document(ecosystem, d.name, newest)
 
 

@@ -13,8 +13,7 @@ from dataclasses import replace
 from depbot import ecosystems
 from depbot.core.fence import unfence
 from depbot.planner.records import Conclusion, State
-
-_NOT_LOOKED = "what loads it (a script's command, another package that needs it) was not looked for"
+from depbot.planner.released import NOT_LOOKED, clean_diff
 
 
 def wants_reach(st: State, base: Conclusion, tools: frozenset[str]) -> bool:
@@ -34,10 +33,7 @@ def _names_clear(st: State) -> bool:
     """Both releases compared whole, every name this code imports found in the new one:
     what remains may be that nothing reads those names."""
     api = st.api
-    if api is None or not api.compared or api.incomplete or not api.names_total:
-        return False
-    strong = any(f.strength == "strong" for f in api.findings)
-    return not strong and api.names_resolved == api.names_total
+    return api is not None and clean_diff(api) and 0 < api.names_resolved == api.names_total
 
 
 def _shape(res: dict) -> str:
@@ -56,7 +52,7 @@ def with_reach(st: State, base: Conclusion) -> Conclusion:
     if not st.reach_asked or res is None or base.verdict != "unknown":
         return base
     if "error" in res:
-        return replace(base, reason=base.reason.replace(_NOT_LOOKED, "what loads it could not be "
+        return replace(base, reason=base.reason.replace(NOT_LOOKED, "what loads it could not be "
                                                         "looked for")[:600])  # fmt: skip
     if res.get("unreached") is True and (not res.get("unread_imports") or _names_clear(st)):
         looked = "; ".join(_lines(res, "looked"))
@@ -66,7 +62,7 @@ def with_reach(st: State, base: Conclusion) -> Conclusion:
                           "it may be unused: check it is still needed, or remove it"[:600])  # fmt: skip
     found = _lines(res, "reached") + [f"not seen: {x}" for x in _lines(res, "unseen")]
     what = "; ".join(found[:3])[:300]
-    reason = base.reason.replace(_NOT_LOOKED, f"what may load it: {what}")
+    reason = base.reason.replace(NOT_LOOKED, f"what may load it: {what}")
     if reason == base.reason:
         reason = f"{base.reason[:450]}; what reaches it: {what}"
     return replace(base, reason=reason[:600])

@@ -26,6 +26,9 @@ from depbot.planner.records import (
 )
 from depbot.records.accounting import leaf, named_in
 
+# what the reason of a package nothing imports says until ``who_loads`` answers (reach.py)
+NOT_LOOKED = "what loads it (a script's command, another package that needs it) was not looked for"
+
 
 def wants_api(st: State) -> bool:
     """Diff the releases of an update that may break, whose notes announce a removal or
@@ -205,7 +208,7 @@ def _missing(st: State) -> list[str]:
     return list(cl.coverage.missing)
 
 
-def _clean(api: ApiResult) -> bool:
+def clean_diff(api: ApiResult) -> bool:
     """Both releases' code compared whole, and no strong finding."""
     if not api.compared or api.incomplete:
         return False
@@ -234,16 +237,15 @@ def covered(st: State, base: Conclusion) -> Conclusion:
     u, names = st.update, ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
     if (
         st.api is not None
-        and _clean(st.api)
+        and clean_diff(st.api)
         and u.update_type == "major"
         and not st.api.names_total
     ):
         return Conclusion(u.package, "unknown",
                           f"nothing in this checkout imports {u.package} or names it in a config "
                           f"file, and the notes of {names} were not found (tried: {_tried(st)}); "
-                          "what loads it (a script's command, another package that needs it) "
-                          "was not looked for: check it is still needed, or remove it"[:600])  # fmt: skip
-    if st.api is not None and _clean(st.api) and u.update_type == "major":
+                          f"{NOT_LOOKED}: check it is still needed, or remove it"[:600])  # fmt: skip
+    if st.api is not None and clean_diff(st.api) and u.update_type == "major":
         return Conclusion(u.package, "unknown",
                           f"the notes of {names} were not found (tried: {_tried(st)}); the "
                           f"released code of both versions was compared and its "
@@ -251,7 +253,7 @@ def covered(st: State, base: Conclusion) -> Conclusion:
                           "major changes in behaviour (a call that now throws, an option now "
                           "required at run time) does not show in its API: what "
                           f"{u.frm} → {u.to} breaks is not known"[:600])  # fmt: skip
-    if st.api is not None and _clean(st.api):
+    if st.api is not None and clean_diff(st.api):
         head = (
             f"the notes of {names} were not found; the released code of both versions was compared"
         )

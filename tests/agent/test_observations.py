@@ -58,7 +58,6 @@ def test_a_release_whose_section_was_left_out_of_what_was_read_is_not_covered():
     update = Update("npm", "ui", "1.9.0", "2.1.0")
     shown = [sec("2.1.0")]  # 2.0.0 (the new major) was found, then left out of the display
     result = ChangelogResult("npm", "ui", "1.9.0", "2.1.0", shown,
-                             published=["2.0.0", "2.1.0"], found_versions=["2.1.0", "2.0.0"],
-                             analysed=shown)  # fmt: skip
+                             published=["2.0.0", "2.1.0"], analysed=shown)  # fmt: skip
     cov = range_coverage(update, result, [ReadSection("c1.s1", shown[0], [])])
     assert "2.0.0" in cov.missing

@@ -14,6 +14,9 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from depbot.ecosystems.npm.ranges import in_ranges
+from depbot.records.versions import parse_version
+
 # the sections of a package.json that declare dependencies: naming the package there is
 # the declaration itself, not a use
 DECLARING = (
@@ -126,6 +129,19 @@ def needs(manifest: dict[str, Any], package: str, takes: Callable[[str], bool]) 
         if spec is not None and takes(spec):
             return f"as a dependency whose range `{spec}` takes the new version"
     return ""
+
+
+def newest_taken(versions: Iterable[str], spec: str) -> str | None:
+    """The newest stable release of ``versions`` the range ``spec`` takes (what an install
+    without a lock picks), or None."""
+    taken = [
+        (v, parsed)
+        for v in versions
+        if (parsed := parse_version("npm", v)) is not None
+        and not parsed.is_prerelease
+        and in_ranges(v, (spec,))
+    ]
+    return max(taken, key=lambda t: t[1])[0] if taken else None
 
 
 def _spec(manifest: dict[str, Any], section: str, package: str) -> str | None:
