@@ -104,7 +104,7 @@ REMOVAL_PHRASE = re.compile(
     | \b(is|are)\s+gone\b | \blose(s)?\s+(their|its)\b | \brenamed\b | \breplaced\s+(by|with)\b
     | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
     | \bthere\s+is\s+no\b
-    | ^\W*(\*\*[\w-]+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?)\b
+    | ^\W*(\*\*[\w-]+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?|replaced?)\b(?!\s+(?:by|with)\b)
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
     | \bthis\s+(change|release|version|update|pr|commit)\s+(also\s+)?(removes|drops|deletes)\b
     | \b(is|are)\s+now\s+(the\s+|a\s+)?(named\s+)?export(ed)?\b
@@ -139,11 +139,14 @@ _NAMES_A_REMOVAL = re.compile(r"^\W*(removed?|removal\s+of|dropped|renamed?)\b",
 IF_YOU_USED = re.compile(
     r"^\W*if\s+you\s+(?:were\s+|are\s+)?(?:using|used|use|call(?:ed|ing)?)\b", re.I
 )
+# a guide's heading that tells what to change ("### Replace `allowNode`, `allowedTypes`")
+_CHANGE_HEADING = re.compile(r"^\W*(?:change|replace|rename)\s+`", re.I)
+_DECLARES_BREAKING = re.compile(r"\bbreaking\s+changes?\b|\bbackwards?[- ]incompatible\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*+#\"'`.:_])\1{2,}\s*$")
 _BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*:?\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 _DISCLOSURE = re.compile(r"^\s*</?(?:details|summary)\b[^>]*>(?:[^<]{0,80}</summary>)?\s*$", re.I)
 
 
@@ -168,13 +171,17 @@ class _ItemReader:
     stack: list[tuple[int, _Raw]] = field(default_factory=list)  # open bullets: (indent, item)
     para: _Raw | None = None  # the open paragraph
     in_code: bool = False
+    fence: str = ""  # the open code fence: only a run of its character as long closes it
     blank: bool = True  # the line before was blank (or a heading)
     code_target: _Raw | None = None  # the item a fenced code block belongs to
+    declared: bool = False  # text before any sub-heading said the release breaks
 
     def read(self, line: str, nxt: str) -> int:
         """Read ``line`` (``nxt`` follows it); the number of lines used (2 for an underlined
         heading)."""
-        if _FENCE.match(line):
+        fm = _FENCE.match(line)
+        if fm and (not self.in_code or self._closes(fm)):
+            self.fence = "" if self.in_code else fm.group(1)
             self._fence()
             return 1
         if self.in_code:
@@ -194,14 +201,24 @@ class _ItemReader:
                 # a guide's "### Removed `logProvider` and `logLevel` options": the heading
                 # names what is gone, the text under it how to do without
                 self.items.append(_Raw(text=heading.strip(), context=self.context, parent=""))
+            elif self.declared and _CHANGE_HEADING.search(heading) and code_spans(heading):
+                # "### Change `source` to `children`" in a release that said it breaks
+                self.items.append(_Raw(text=heading.strip(), context="breaking", parent=""))
             self.context, self.stack, self.para, self.blank = heading, [], None, True
             return used
+        if not self.context and _DECLARES_BREAKING.search(line):
+            self.declared = True  # "This a major release and therefore contains breaking changes."
         b = _BULLET.match(line)
         if b:
             self._open_bullet(b)
         else:
             self._add_text(line)
         return 1
+
+    def _closes(self, fm: re.Match[str]) -> bool:
+        """Whether a fence line closes the open block (``~~~`` inside a ``` block does not)."""
+        run = fm.group(1)
+        return run[0] == self.fence[:1] and len(run) >= len(self.fence) and not fm.group(2).strip()
 
     def _fence(self) -> None:
         """A code fence opens or closes a block: its lines belong to the open bullet, else

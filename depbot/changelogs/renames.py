@@ -55,7 +55,11 @@ def _renamed_pairs(
     return True
 
 
-# "rename `type` param to `icon`": the one after "to" is the new name, not an owner
+# "rename `type` param to `icon`": the one after "to" is the new name, not an owner; a guide's
+# "### Change `source` to `children`" says the same of a name that starts it
+_CHANGED_TO = re.compile(
+    r"^\W*change\s+(?=`)", re.I
+)  # the imperative: "Changed `a` to `b`" may set a value
 _ONE_TO = re.compile(
     r"^\s*(?P<role>params?|parameters?|options?|props?|arguments?|keys?|fields?|properties|"
     r"property)?\s*to\s+$",
@@ -64,9 +68,9 @@ _ONE_TO = re.compile(
 
 
 def _renamed_one(sentence: str, spans: list[Span], cands: list[Candidate], news: list[str]) -> bool:
-    """ "Rename `a` [param] to `b`": `a` is gone (a parameter when the sentence says so), `b`
-    replaces it."""
-    said = _RENAMED_WORD.search(sentence)
+    """ "Rename `a` [param] to `b`" (or "Change `a` to `b`"): `a` is gone (a parameter when
+    the sentence says so), `b` replaces it."""
+    said = _RENAMED_WORD.search(sentence) or _CHANGED_TO.match(sentence)
     if not said:
         return False
     pairs = [(a, b, m) for a, b in zip(spans, spans[1:], strict=False)
@@ -133,7 +137,8 @@ def _respelled(old: str, new: str) -> bool:
 # is the old one, gone; the one before them is its replacement
 _RENAMED_FROM = re.compile(
     r"(?<=`)\s*(?:(?:is|was|are|were|has\s+been|have\s+been)\s+(?:now\s+)?renamed\s+from"
-    r"|\((?:formerly|previously|was)|,\s*(?:formerly|previously))\s+(?=`)",
+    r"|\((?:formerly|previously|was)(?:\s+(?:called|named|known\s+as))?"
+    r"|,\s*(?:formerly|previously)(?:\s+(?:called|named|known\s+as))?)\s+(?=`)",
     re.I,
 )
 
@@ -152,8 +157,20 @@ def _renamed_from(
     if not name or generic(name):
         return False
     cands.append(Candidate(name, "name"))
-    news.append(before[0].text)
+    if not _GONE_TOO.search(sentence):
+        news.append(before[0].text)
+        return True
+    # "`a` and `b` (previously called `c`) were removed": every name goes
+    for s in spans:
+        other = searchable_name(callee(s.text))
+        if other and other != name and not generic(other):
+            cands.append(Candidate(other, "name"))
     return True
+
+
+_GONE_TOO = re.compile(
+    r"\b(?:were|was|been|is|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b", re.I
+)
 
 
 def _renamed_by_arrow(

@@ -359,3 +359,39 @@ def test_rename_a_param_to_another_reads_the_second_as_its_new_name_and_quotes_a
     assert [(c.symbol, c.kind) for c in plain.candidates] == [("fooBar", "name")]
     (prose,) = analyze_section("- It's the users' choice now, we removed nothing", package="x")
     assert list(prose.candidates) == []
+
+
+def test_a_release_that_says_it_breaks_makes_its_change_headings_items():
+    body = (
+        "Welcome to version 6.\nThis a major release and therefore contains breaking changes.\n\n"
+        "### Change `source` to `children`\n\nInstead of passing a `source` pass `children`.\n\n"
+        "```jsx\n<Markdown>{`~~~js\nx\n~~~`}</Markdown>\n```\n\n"
+        "### Replace `allowNode`, `allowedTypes`, and `disallowedTypes`\n\nUse `allowElement`.\n\n"
+        "### Remove buggy HTML\n\nThe `astPlugins` and `allowDangerousHtml` (previously called "
+        "`escapeHtml`) props are no longer needed and were removed.\n"
+    )
+    named = {i.text: [c.symbol for c in i.candidates] for i in analyze_section(body, package="md")}
+    assert named["Change `source` to `children`"] == ["source"]
+    assert named["Replace `allowNode`, `allowedTypes`, and `disallowedTypes`"] == [
+        "allowNode", "allowedTypes", "disallowedTypes"]  # fmt: skip
+    # a "~~~" inside a ``` block closes nothing: the heading after the block is still read
+    removed = [v for k, v in named.items() if k.startswith("The `astPlugins`")]
+    assert removed == [["escapeHtml", "astPlugins", "allowDangerousHtml"]]
+    # the same headings in a release that does not say it breaks stay headings
+    quiet = body.replace("This a major release and therefore contains breaking changes.", "")
+    texts = [i.text for i in analyze_section(quiet, package="md")]
+    assert "Change `source` to `children`" not in texts
+
+
+def test_change_a_to_b_is_a_rename_only_in_the_imperative_and_of_one_name():
+    (item,) = analyze_section("### Breaking\n\n- Change `source` to `children`", package="md")
+    assert [c.symbol for c in item.candidates] == ["source"]
+    assert item.replacements == ("children",)
+    (value,) = analyze_section("### Breaking\n\n- Change `timeout` default to `30`", package="md")
+    assert list(value.candidates) == []  # a new default, not a new name
+    (said,) = analyze_section("### Breaking\n\n- Changed `mode` to `strict`", package="md")
+    assert "mode" not in [c.symbol for c in said.candidates]  # may set a value
+    (old,) = analyze_section(
+        "### Breaking\n\n- Replaced `allowNode` with `allowElement`", package="md"
+    )
+    assert [c.symbol for c in old.candidates] == ["allowNode"]
