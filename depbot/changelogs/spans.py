@@ -201,6 +201,7 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
     for i in range(1, len(spans)):
         if out[i - 1][0] == "param" and out[i - 1][1] and out[i - 1][1] == callee(spans[i].text):
             out[i] = ("context", "")
+    _owned_by_component(sentence, spans, out)
     # "the `a`, `b` and `c` options were removed": the role word after the last of a list
     # names them all
     for i in range(len(spans) - 2, -1, -1):
@@ -209,6 +210,47 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
             if "." not in spans[i].text and not _KIND_AFTER.match(between):
                 out[i] = out[i + 1]
     return out
+
+
+# "Remove DatePicker legacy className": a component (or class) named right before a lower-case
+# name is its owner, with at most qualifiers between; other words between ("legacy cell
+# className") make the name something inside it, which no search of the owner can tell
+_QUALIFIERS = frozenset(
+    "legacy deprecated old obsolete unused redundant internal undocumented default".split()
+)
+_PASCAL = re.compile(r"^[A-Z][a-z]\w*$")
+_LOWER_IDENT = re.compile(r"^[a-z_$][\w$]*[A-Z][\w$]*$|^[a-z_$][\w$]*$")
+
+
+def _owned_by_component(sentence: str, spans: list[Span], out: list[tuple[str, str]]) -> None:
+    """``Owner [qualifiers] name``: the name is a parameter (a prop) of the owner, and the
+    owner (a span, or a capitalized word that does not start the sentence) is context; with
+    other words between, both are context."""
+    for i, b in enumerate(spans):
+        if out[i][0] != "old" or not _LOWER_IDENT.match(b.text):
+            continue
+        a = spans[i - 1] if i > 0 else None
+        if a is not None and out[i - 1][0] == "old" and _PASCAL.match(a.text):
+            owner, words = a.text, sentence[a.end : b.start].replace("`", " ").split()
+        elif CODE_SPAN.search(sentence):
+            continue  # notes that mark code would have marked an owner that is code
+        else:
+            m = _PLAIN_OWNER.search(sentence[a.end if a else 0 : b.start])
+            if m is None:
+                continue
+            owner, words = m.group(1), m.group(2).split()
+        if len(words) > 3 or not all(w.isalpha() and w.islower() for w in words):
+            continue
+        if any(w in _NOT_QUALIFYING for w in words):
+            continue
+        if a is not None and owner == a.text:
+            out[i - 1] = ("context", "")
+        out[i] = ("param", owner) if all(w in _QUALIFIERS for w in words) else ("context", "")
+
+
+# "Remove Tooltip legacy ": a capitalized word after another word, then lower-case words
+_PLAIN_OWNER = re.compile(r"(?<=[a-z] )([A-Z][a-z]\w*)\s+((?:[a-z]+\s+){0,3})`?$")
+_NOT_QUALIFYING = frozenset("and or nor to with by in from of for the a an".split())
 
 
 def _owner_of_param(sentence: str, spans: list[Span], i: int) -> str:

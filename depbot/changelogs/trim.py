@@ -125,6 +125,21 @@ def _size(lines: list[str]) -> int:
     return sum(len(x) + 1 for x in lines)
 
 
+_RELEASE = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+
+
+def release_rank(version: str) -> int:
+    """0 for a major release (``4.0.0``, ``4.0.0-beta.1``; ``0.5.0`` below 1.0), 1 for a minor,
+    2 for a fix release or a version not written that way."""
+    m = _RELEASE.match(version)
+    if m is None:
+        return 2
+    major, minor, micro = (int(g or 0) for g in m.groups())
+    if minor == 0 and micro == 0 or major == 0 and micro == 0:
+        return 0
+    return 1 if micro == 0 else 2
+
+
 # the least room one section gets: past budget // SECTION_SHARE sections, whole sections go
 SECTION_SHARE = 200
 
@@ -142,6 +157,9 @@ def trim_to_budget(sections: list[Section], budget: int) -> tuple[list[Section],
     if len(sections) <= limit:
         return _trim_text(sections, budget)
     telling = [i for i, s in enumerate(sections) if BREAKING_WORDS.search(s.body)]
+    # a major's own section (and its pre-releases) first, then minors', then fixes': semver
+    # puts breaks in majors, and the fix releases of a long range often say "remove"
+    telling.sort(key=lambda i: (release_rank(sections[i].version), i))
     keep = set(telling[:limit])
     for i in range(len(sections)):
         if len(keep) >= limit:

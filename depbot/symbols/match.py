@@ -359,6 +359,10 @@ class Matcher(CallShapeRules):
             if b.kind not in ("package", "local-package"):
                 self.skip("a prop of a component not the package's")
                 return None
+            owner = self.of.split(".")[-1] if self.kind == "parameter" else ""
+            if owner and tag.split(".")[-1] != owner:  # components share prop names
+                self.skip(f"a prop of {tag}, not of {owner}")
+                return None
             return self._owner_ok(b, tuple(tag.split(".")), h.path, f"passes the {self.leaf} prop")
         use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
         if use is None:

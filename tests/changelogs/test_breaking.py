@@ -395,3 +395,17 @@ def test_change_a_to_b_is_a_rename_only_in_the_imperative_and_of_one_name():
         "### Breaking\n\n- Replaced `allowNode` with `allowElement`", package="md"
     )
     assert [c.symbol for c in old.candidates] == ["allowNode"]
+
+
+def test_a_component_named_before_a_prop_owns_it_unless_other_words_stand_between():
+    def read(text):
+        return [(c.symbol, c.kind, c.of) for i in analyze_section(f"- {text}", package="ui")
+                for c in i.candidates]  # fmt: skip
+
+    # the prop of that component, not every `className` of the code
+    assert read("Remove DatePicker legacy className") == [("className", "parameter", "DatePicker")]
+    assert read("Remove `Select` `dropdownRender`") == [("dropdownRender", "parameter", "Select")]
+    # "legacy cell className": a class name of something inside the component, no API
+    assert read("🚮 Remove DatePicker legacy cell className for custom cell style.") == []
+    # a list stays a list
+    assert read("Removed `Form` and `create`") == [("Form", "name", ""), ("create", "name", "")]

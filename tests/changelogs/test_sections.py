@@ -19,6 +19,7 @@ from depbot.changelogs.trim import (
     BREAKING_WORDS,
     breaking_lines_cut,
     deprecation_notes,
+    release_rank,
     removes_deprecated,
     trim_to_budget,
 )
@@ -476,3 +477,26 @@ def test_the_trim_note_says_when_breaking_lines_were_cut():
         [Section("2.0.0", "## 2.0.0", f"- removed `x`\n{filler}", "C.md", 1, 9)], 1000
     )
     assert note and not breaking_lines_cut(note)
+
+
+def test_a_long_range_keeps_the_majors_section_before_the_fix_releases_that_say_remove():
+    # 4.24.16 … 4.0.1 each say "remove" about a style; 4.0.0 is the major: with room for 20
+    # sections (budget 4,000), the major's and its pre-release's sections are among them
+    fixes = [Section(f"4.{m}.{p}", f"## 4.{m}.{p}", "- Remove a redundant style.", "C.md", 1, 2)
+             for m in range(24, 0, -1) for p in (2, 1)]  # fmt: skip
+    major = Section("4.0.0", "## 4.0.0", "- Removed the Form.create method.", "C.md", 1, 2)
+    beta = Section("4.0.0-rc.1", "## 4.0.0-rc.1", "- Remove `Mention`.", "C.md", 1, 2)
+    out, note = trim_to_budget([*fixes, major, beta], 4000)
+    kept = [s.version for s in out]
+    assert "4.0.0" in kept and "4.0.0-rc.1" in kept
+    assert kept.index("4.24.2") < kept.index("4.0.0")  # the file's order is kept
+    assert note and "left out" in note and "4.1.1" in note
+
+
+@pytest.mark.parametrize(
+    "version, rank",
+    [("4.0.0", 0), ("4.0.0-beta.2", 0), ("0.5.0", 0), ("4.1.0", 1), ("4.1.2", 2),
+     ("0.5.1", 2), ("nightly", 2)],
+)  # fmt: skip
+def test_release_rank(version, rank):
+    assert release_rank(version) == rank
