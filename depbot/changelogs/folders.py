@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
+from depbot.changelogs.breaking import analyze_section
 from depbot.changelogs.discovery import CHANGELOG_FILE, candidate_rank
 from depbot.changelogs.layouts import (
     MAX_GUIDE_LINES,
@@ -295,6 +296,7 @@ class FolderSource:
                 body.count("\n") < 2
                 or _POINTS_TO_GUIDE.search(body)
                 or not _SAYS_BREAKS.search(body)
+                or not _names_a_break(body, run.package)
             ):
                 wanted.append(first)
         return wanted
@@ -348,6 +350,14 @@ class FolderSource:
             run.tried.append(f"{label} (upgrade guide, read as the notes of {version})")
             run.files_read.append(label)
             return
+
+
+def _names_a_break(body: str, package: str) -> bool:
+    """Whether a major's first notes name an API among their breaking items: notes that say
+    "remove" only of styles and class names keep the major's breaks in its guide."""
+    return any(
+        it.category == "breaking" and it.candidates for it in analyze_section(body, package=package)
+    )
 
 
 def _same_name(a: str, b: str) -> bool:

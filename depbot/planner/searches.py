@@ -68,11 +68,23 @@ def words_in(results: list[SearchResult]) -> set[str] | None:
 
 def _rank(cands: list[Pair], first: frozenset[str] = frozenset()) -> list[Pair]:
     """Removals first (a name, an argument, a key gone), behaviour changes last; within each,
-    the items of the releases in ``first`` (each new major, the target) before the rest."""
+    the items of the releases in ``first`` (each new major, the target) before the rest, and
+    among those a call's shape (its arguments, its await) before a bare name: a guide lists
+    many names, and a shape is the one test of a call the code may well make."""
     wanted = {_short(v) for v in first}
     return sorted(
-        cands, key=lambda ce: (ce[0].kind == "behaviour", _short(ce[1].version) not in wanted)
+        cands,
+        key=lambda ce: (
+            ce[0].kind == "behaviour",
+            _short(ce[1].version) not in wanted,
+            ce[0].kind not in _SHAPE_KINDS,
+        ),
     )
+
+
+_SHAPE_KINDS = frozenset(
+    {"positional", "signature", "required_arg", "literal_arg", "arg_kind", "async"}
+)
 
 
 def _short(version: str | None) -> str:

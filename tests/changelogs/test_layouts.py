@@ -372,3 +372,11 @@ def test_the_english_edition_of_a_translated_guide_is_a_guide_and_names_its_majo
 def test_a_top_level_folder_of_guides_holds_guides():
     paths = ["migration_guides/migrating_to_13.md", "src/migrate.md", "lib/upgrade.md"]
     assert guide_files([(p, 1) for p in paths]) == ["migration_guides/migrating_to_13.md"]
+
+
+def test_a_majors_notes_that_name_no_api_among_their_removals_keep_its_breaks_in_a_guide():
+    from depbot.changelogs.folders import _names_a_break
+
+    styles = "- 🚮 Remove DatePicker legacy cell className for custom cell style.\n- 🐞 Fix Table."
+    assert not _names_a_break(styles, "ui")  # "remove" said only of a style: read the guide
+    assert _names_a_break("- Removed `Form.create`, use `Form.useForm`.", "ui")

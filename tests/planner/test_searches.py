@@ -22,3 +22,12 @@ def test_over_the_cap_the_majors_and_the_targets_items_are_searched_first():
     assert [c.symbol for c, _ in got] == ["connect", "Schema.set", "old_0"]
     unranked, _, _ = within_budget(cands, {}, [], "lib", 3, False)
     assert [c.symbol for c, _ in unranked] == ["old_0", "old_1", "old_2"]  # changelog order
+
+
+def test_over_the_cap_a_calls_shape_is_searched_before_the_bare_names_a_guide_lists():
+    guide = [_pair(f"lib.helper{i}", "2.0") for i in range(5)]  # a guide's list of names
+    shape = _pair("lib.stub", "3.0", "positional")  # "calling `lib.stub` with three arguments"
+    got, _, _ = within_budget(
+        [*guide, shape], {}, [], "lib", 3, False, frozenset({"2.0.0", "3.0.0"})
+    )
+    assert [c.symbol for c, _ in got] == ["lib.stub", "lib.helper0", "lib.helper1"]
