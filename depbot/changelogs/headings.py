@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from depbot.changelogs.markup import ATX as _ATX
 from depbot.changelogs.markup import BULLET as _BULLET
 from depbot.changelogs.markup import FENCE as _FENCE
+from depbot.changelogs.markup import closes_fence
 from depbot.changelogs.markup import is_punct_run as _is_punct_run
 from depbot.records.names import normalize
 
@@ -177,7 +178,7 @@ def _find_headings(text: str, lines: list[str]) -> list[Heading]:
         line = lines[i]
         fm = _FENCE.match(line)
         if fence is not None:
-            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
+            if fm and closes_fence(fence, fm.group(1)):
                 fence = None
             continue
         if not line.strip():

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from depbot.changelogs.markup import closes_fence
+
 REMOVAL_CONTEXT = re.compile(r"\b(remov(e|ed|al|als)|delet(e|ed|ions?)|drop(ped)?|gone)\b", re.I)
 _BREAKING_CTX = re.compile(
     r"breaking|backwards?[- ]incompatible|\bincompatib|⚠|\bremov|\bdelet|\bdropped\b"
@@ -217,8 +219,7 @@ class _ItemReader:
 
     def _closes(self, fm: re.Match[str]) -> bool:
         """Whether a fence line closes the open block (``~~~`` inside a ``` block does not)."""
-        run = fm.group(1)
-        return run[0] == self.fence[:1] and len(run) >= len(self.fence) and not fm.group(2).strip()
+        return closes_fence(self.fence, fm.group(1)) and not fm.group(2).strip()
 
     def _fence(self) -> None:
         """A code fence opens or closes a block: its lines belong to the open bullet, else

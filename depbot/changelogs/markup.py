@@ -10,6 +10,12 @@ PUNCT = frozenset("=-~^*+#\"':._!$%&,/;<>?@\\|")  # under/overline characters; `
 BULLET = re.compile(r"^(\s*)(?:[-*+\u2022]|\d{1,3}[.)])(?:\s+|$)")  # "- x", "* x", "1. x"
 
 
+def closes_fence(opened: str, run: str) -> bool:
+    """Whether the fence ``run`` closes a block ``opened`` began: the same character, at least
+    as many (a ``~~~`` inside a ``` block closes nothing)."""
+    return run[:1] == opened[:1] and len(run) >= len(opened)
+
+
 def is_punct_run(line: str) -> bool:
     """A line of three or more of one punctuation character: an rst/setext under- or overline."""
     s = line.rstrip()

@@ -57,9 +57,8 @@ def _renamed_pairs(
 
 # "rename `type` param to `icon`": the one after "to" is the new name, not an owner; a guide's
 # "### Change `source` to `children`" says the same of a name that starts it
-_CHANGED_TO = re.compile(
-    r"^\W*change\s+(?=`)", re.I
-)  # the imperative: "Changed `a` to `b`" may set a value
+# (the imperative only: "Changed `a` to `b`" may set a value)
+_CHANGED_TO = re.compile(r"^\W*change\s+(?=`)", re.I)
 _ONE_TO = re.compile(
     r"^\s*(?P<role>params?|parameters?|options?|props?|arguments?|keys?|fields?|properties|"
     r"property)?\s*to\s+$",

@@ -17,6 +17,7 @@ import re
 from depbot.core.fence import unfence
 from depbot.planner.notes import WILDCARD, wildcard_pattern
 from depbot.planner.records import JSON, Candidate, Code, Pair, SearchResult
+from depbot.symbols.match import SHAPE_KINDS
 
 # kinds a search finds by the text of their name (the others: import sites, files)
 TEXT_KINDS = frozenset(
@@ -77,14 +78,14 @@ def _rank(cands: list[Pair], first: frozenset[str] = frozenset()) -> list[Pair]:
         key=lambda ce: (
             ce[0].kind == "behaviour",
             _short(ce[1].version) not in wanted,
-            ce[0].kind not in _SHAPE_KINDS,
+            ce[0].kind not in _SHAPE_FIRST,
         ),
     )
 
 
-_SHAPE_KINDS = frozenset(
-    {"positional", "signature", "required_arg", "literal_arg", "arg_kind", "async"}
-)
+# the search's shape kinds, an await among them; a parameter is a key of an options object,
+# searched as a name is
+_SHAPE_FIRST = (SHAPE_KINDS - {"parameter"}) | {"async"}
 
 
 def _short(version: str | None) -> str:

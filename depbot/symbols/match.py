@@ -359,11 +359,9 @@ class Matcher(CallShapeRules):
             if b.kind not in ("package", "local-package"):
                 self.skip("a prop of a component not the package's")
                 return None
-            owner = self.of.split(".")[-1] if self.kind == "parameter" else ""
-            if owner and tag.split(".")[-1] != owner:  # components share prop names
-                self.skip(f"a prop of {tag}, not of {owner}")
-                return None
-            return self._owner_ok(b, tuple(tag.split(".")), h.path, f"passes the {self.leaf} prop")
+            why = f"passes the {self.leaf} prop"  # components share prop names: no siblings
+            siblings = self.kind != "parameter"
+            return self._owner_ok(b, tuple(tag.split(".")), h.path, why, siblings=siblings)
         use = code_js.use_at(text, starts, h.line, h.col, self.leaf)
         if use is None:
             self.skip("not a use of the name")
@@ -603,8 +601,10 @@ class Matcher(CallShapeRules):
         return i == len(q)
 
     def _owner_ok(
-        self, b: Binding, func_chain: tuple[str, ...], path: str, why: str
+        self, b: Binding, func_chain: tuple[str, ...], path: str, why: str, siblings: bool = True
     ) -> tuple[str, str] | None:
+        """Whether a call (or a JSX tag) given the parameter is the one the notes name;
+        ``siblings``: a distinctive name given to another of the package's functions counts."""
         leaf = func_chain[-1] if func_chain else ""
         owner_parts = [
             p for p in self.of.split(".") if p not in ("__init__", "__new__", "constructor")
@@ -618,12 +618,16 @@ class Matcher(CallShapeRules):
             return None
         callee = ".".join(p for p in func_chain if p not in ("()", "[]"))
         if of_leaf and leaf != of_leaf:
-            if b.kind == "package" and distinctive(self.leaf) and not self.exact:
+            if siblings and b.kind == "package" and distinctive(self.leaf) and not self.exact:
                 # notes name one owner of a parameter its siblings share (`autocompletion`
                 # "to Command", passed to click.option): a name that rare, given to the
                 # package's own function, is the same parameter
                 return "strong", f"{why} to {callee} ({b.path}); the notes name it on {self.of}"
-            self.skip("a different function's argument")
+            self.skip(
+                "a different function's argument"
+                if siblings
+                else f"a prop of {callee}, not of {of_leaf}"
+            )
             return None
         if b.kind == "package":
             return "strong", f"{why} to {callee} ({b.path})"
