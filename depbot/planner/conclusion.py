@@ -97,6 +97,26 @@ _REMOVED_UNNAMED = re.compile(
     r"macos|linux|v?\d)))\b",
     re.I,
 )
+# "Remove Tooltip legacy placement", "Removed the old sizing": an item that leads with a
+# removal but names nothing to search for. What it removed may be something the code uses, so
+# it is a break no search cleared; removals of the package's own housekeeping are not
+_REMOVAL_LEAD = re.compile(
+    r"^\W*(?:\[[^\]]{1,30}\]\s*|[\w-]{1,20}(?:\([^)]{0,30}\))?!?:\s*)?"  # "[Button] ", "feat(x): "
+    r"(?:remov(?:e|ed|es)|drop(?:ped|s)?|delet(?:e|ed|es))\s",
+    re.I,
+)
+# what a package removes from itself: its dependencies, files, builds, warnings, dead code;
+# "previously deprecated code", "deprecations for 10.0" have the released code's diff to
+# account for them (``wants_api``); "error stubs" only threw
+_HOUSEKEEPING = re.compile(
+    r"^\W*(?:perf|pref|build|ci|style|deps?)\b|\bdependenc|\bdeps\b|\bdevdep|\btarball\b|"
+    r"\bfiles?\s+from\b|\bfrom\s+(?:the\s+)?(?:package|bundle|npm|published|dist)\b|\bbuilds?\b|"
+    r"\bwarnings?\b|\busage\b|\btemporary\b|\bunused\b|\bunnecessary\b|\bredundant\b|"
+    r"\bdead\s+code\b|\bdeprecated\s+code\b|\bdeprecations\b|\berror\s+stubs?\b|\btests?\b|\bdocs?\b|\bdocumentation\b|"
+    r"\bcomments?\b|\btypos?\b|\blog(?:s|ging)?\b|\bconsole\b|\bduplicat|\binternal(?:ly)?\b|"
+    r"\bpolyfills?\b|\bsupport\s+for\b|\b(?:node|nodejs|python|ie)\s*v?\d",
+    re.I,
+)
 _A_FIX = re.compile(
     r"^\W*(?:fix(?:ed|es)?|bug\s*fix(?:es)?|docs?|chore|refactor|perf|test)\b", re.I
 )
@@ -331,7 +351,14 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
 
 def _removes_unnamed(text: str) -> bool:
     """The item says a kind of thing the code may use was removed, without names."""
-    return bool(_REMOVED_UNNAMED.search(text)) and not _A_FIX.search(text)
+    if _A_FIX.search(text):
+        return False
+    if _REMOVED_UNNAMED.search(text):
+        return True
+    # plain words only: an item with a code span its reading found no API name in (a command,
+    # a message) is another matter (notes)
+    plain = "`" not in text
+    return plain and bool(_REMOVAL_LEAD.search(text)) and not _HOUSEKEEPING.search(text)
 
 
 def _leads_in(e: Entry, plain: str, after: list[Entry]) -> bool:

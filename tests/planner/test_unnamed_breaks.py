@@ -126,6 +126,39 @@ def test_a_removal_of_unnamed_things_keeps_the_verdict_unknown(text):
     assert args["verdict"] == "unknown" and text[:20] in args["reason"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "🚮 Remove Tooltip legacy placement. #2188",
+        "feat(menu)!: remove the old sizing",
+        "[Select] Removed legacy dropdown alignment",
+    ],  # fmt: skip
+)
+def test_a_removal_whose_object_is_plain_words_keeps_the_verdict_unknown(text):
+    # no kind noun (option, prop …) and no code-like name: nothing to search, and before this
+    # the item was not counted, so the update read as safe ("none naming an API")
+    args = conclude(named(), unnamed(text))
+    assert args["verdict"] == "unknown" and text[:20] in args["reason"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remove additional markdown files from tarball",
+        "Remove `debug` dependency",
+        "[**V2**] Remove fs and path dependencies #152",
+        "Remove the minified UMD build from the package.",
+        "Removed `end value has mixed support` warning since `end` now has good support.",
+        "perf: remove slow string split in parse",
+        "Remove previously deprecated code.",  # the released code's diff accounts for it
+        "Remove temporary file when error is raised",
+    ],
+)
+def test_a_package_s_housekeeping_removal_is_no_unnamed_break(text):
+    args = conclude(named(), unnamed(text))
+    assert args["verdict"] == "not_affected", args["reason"]
+
+
 def test_lines_of_breaking_notes_cut_to_fit_keep_the_verdict_unknown():
     # the notes were longer than the budget and lines under a breaking heading were cut:
     # what they said was never read, so the searches of the rest do not clear them
