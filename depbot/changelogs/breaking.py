@@ -56,6 +56,7 @@ CANDIDATE_KINDS = (
     "callback_arg",  # calls of any of the package's API (symbol: the package) passing a callback
     "other_package",  # another package (symbol) the release drops or stops publishing: its imports
     "version_floor",  # another package (symbol) the release needs at version arg or newer
+    "command",  # a command line (`python -m pkg.cli`, `tool init`) the release no longer runs
 )
 
 

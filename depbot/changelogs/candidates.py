@@ -19,6 +19,7 @@ from depbot.changelogs.callforms import (
     required_arg_candidates,
     value_kind_candidates,
 )
+from depbot.changelogs.commands import command_candidates
 from depbot.changelogs.events import event_candidates
 from depbot.changelogs.floors import floor_candidates
 from depbot.changelogs.items import (
@@ -290,6 +291,9 @@ def _sentence_candidates(
     others = _other_packages(sentence, spans, scope.package) if gone else []
     if others:  # "`@scope/hub` has been removed and will no longer be published"
         return cands + [Candidate(s.text, "other_package") for s in others]
+    commands = command_candidates(spans, scope.package) if removal else []
+    if commands:  # "Remove the `python -m pkg.serving` CLI": the lines that run it
+        return cands + commands
     if _renamed_config_or_moved(sentence, spans, scope, cands, news):
         return cands
     spans = [s for s in spans if not build_file(s.text)]  # files, not names, from here on

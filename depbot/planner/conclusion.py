@@ -105,14 +105,23 @@ _REMOVAL_LEAD = re.compile(
     r"(?:remov(?:e|ed|es)|drop(?:ped|s)?|delet(?:e|ed|es))\s",
     re.I,
 )
+# "`global` was removed from the defaults namespace", "`x` is no longer exported": the
+# subject is code; "Named groups are no longer available by position" says how, not what
+_REMOVED_AFTER = re.compile(
+    r"`[^`]+`\W{0,3}\s+(?:\w+\s+){0,3}?(?:was|were|is|are|been|has\s+been|have\s+been)\s+"
+    r"(?:now\s+)?(?:removed|dropped|deleted)\b"
+    r"|`[^`]+`\W{0,3}\s+(?:is|are)\s+no\s+longer\s+(?:re-?exported|exported|available|provided)\b"
+    r"|\bno\s+longer\s+(?:re-?exports?|exports?)\b",
+    re.I,
+)
 # what a package removes from itself: its dependencies, files, builds, warnings, dead code;
 # "previously deprecated code", "deprecations for 10.0" have the released code's diff to
 # account for them (``wants_api``); "error stubs" only threw
 _HOUSEKEEPING = re.compile(
     r"^\W*(?:perf|pref|build|ci|style|deps?)\b|\bdependenc|\bdeps\b|\bdevdep|\btarball\b|"
     r"\bfiles?\s+from\b|\bfrom\s+(?:the\s+)?(?:package|bundle|npm|published|dist)\b|\bbuilds?\b|"
-    r"\bwarnings?\b|\busage\b|\btemporary\b|\bunused\b|\bunnecessary\b|\bredundant\b|"
-    r"\bdead\s+code\b|\bdeprecated\s+code\b|\bdeprecations\b|\berror\s+stubs?\b|\btests?\b|\bdocs?\b|\bdocumentation\b|"
+    r"\bwarnings?\b|\busage\b|\b(?:remov|dropp?|delet)\w*\s+(?:\w+\s+){0,2}?"
+    r"(?:temporary|unused|unnecessary|redundant)\b|\bdead\s+code\b|\bdeprecated\s+code\b|\bdeprecations\b|\berror\s+stubs?\b|\btests?\b|\bdocs?\b|\bdocumentation\b|"
     r"\bcomments?\b|\btypos?\b|\blog(?:s|ging)?\b|\bconsole\b|\bduplicat|\binternal(?:ly)?\b|"
     r"\bpolyfills?\b|\bsupport\s+for\b|\b(?:node|nodejs|python|ie)\s*v?\d",
     re.I,
@@ -355,10 +364,10 @@ def _removes_unnamed(text: str) -> bool:
         return False
     if _REMOVED_UNNAMED.search(text):
         return True
-    # plain words only: an item with a code span its reading found no API name in (a command,
-    # a message) is another matter (notes)
-    plain = "`" not in text
-    return plain and bool(_REMOVAL_LEAD.search(text)) and not _HOUSEKEEPING.search(text)
+    # a removal ("Remove deprecated `.extend` API", "`global` was removed from the defaults")
+    # whose reading gave no search: what it names may be used here, and nothing looked
+    said = _REMOVAL_LEAD.search(text) or _REMOVED_AFTER.search(text)
+    return bool(said) and not _HOUSEKEEPING.search(text)
 
 
 def _leads_in(e: Entry, plain: str, after: list[Entry]) -> bool:

@@ -125,6 +125,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "optional_dependency": f"{package} {version} leaves {(cand.arg or 'a feature').replace('|', ' ')} to the optional dependency `{s}`, which this code does not install",
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
+        "command": f"the command `{s}` was removed in {version}",
     }.get(kind, f"`{s}` changed in {version}")
 
 

@@ -28,6 +28,7 @@ from depbot.symbols import javascript as code_js
 from depbot.symbols import jsaliases, jslocal
 from depbot.symbols import python as code_py
 from depbot.symbols.callbacks import callback_calls
+from depbot.symbols.commands import command_uses
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.floors import floor_uses
@@ -758,6 +759,8 @@ class SymbolSearch:
             return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
+        if kind == "command":  # "Remove the `python -m pkg.serving` CLI": the lines that run it
+            return command_uses(self.code, symbol)
         if kind == "other_package":  # "`@scope/hub` will no longer be published": its imports
             return self._other_package(ecosystem, package, symbol)
         if kind == "version_floor":  # "versions of `graphql` prior to 15.3.0": what is installed
