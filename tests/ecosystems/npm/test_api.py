@@ -115,6 +115,40 @@ def test_a_default_export_merged_with_a_namespace_exports_its_members_but_never_
     assert {"shield:frame", "shield:default"} <= set(diff.new_api)
 
 
+def test_a_value_s_members_are_read_from_its_object_type_or_merged_namespace_through_re_exports(
+    tmp_path,
+):
+    # old: `declare const toast: { configure(): void; … }`, exported from a sub-file and
+    # re-exported by name; new: a function merged with a namespace that lacks `configure`
+    manifest = {"name": "toaster", "main": "index.js", "types": "index.d.ts"}
+    old = _package(tmp_path / "old", manifest, {
+        "index.d.ts": "export { toast } from './core/toast';\n",
+        "core/toast.d.ts": "declare const toast: {\n  (content: string): number;\n"
+                           "  success(content: string): number;\n  configure(c?: object): void;\n"
+                           "  POSITION: { TOP: string };\n};\nexport { toast };\n",
+    })  # fmt: skip
+    new = _package(tmp_path / "new", manifest, {
+        "index.d.ts": "export { toast as toast } from './core/toast';\n",
+        "core/toast.d.ts": "declare function toast(content: string): number;\n"
+                           "declare namespace toast {\n  var success: (c: string) => number;\n"
+                           "  var POSITION: { TOP: string };\n}\nexport { toast };\n",
+    })  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert [(c.kind, c.detail) for c in diff.changes] == [("export_removed", "toast.configure")]
+    assert {"toaster:toast.success", "toaster:toast.POSITION"} <= set(diff.new_api)
+
+
+def test_a_value_whose_members_the_new_release_does_not_show_loses_none(tmp_path):
+    manifest = {"name": "toaster", "main": "index.js", "types": "index.d.ts"}
+    old = _package(tmp_path / "old", manifest, {
+        "index.d.ts": "export declare const toast: { configure(): void };\n",
+    })  # fmt: skip
+    new = _package(
+        tmp_path / "new", manifest, {"index.d.ts": "export declare const toast: Toaster;\n"}
+    )
+    assert not [c for c in diff_releases("npm", old, new).changes if c.kind == "export_removed"]
+
+
 def test_commonjs_exports(tmp_path):
     old = _package(
         tmp_path / "old",

@@ -136,6 +136,43 @@ def _namespace_members(program: tree_sitter.Node, name: str, bodies: bool = Fals
     return members
 
 
+def _typed_members(declaration: tree_sitter.Node, name: str) -> list[str]:
+    """Members of `declare const name: { configure(…): void; POSITION: {…} }`: the object
+    type's properties and methods (its call signatures are the value itself)."""
+    if declaration.type == "ambient_declaration":
+        return [m for c in declaration.named_children for m in _typed_members(c, name)]
+    if declaration.type not in ("lexical_declaration", "variable_declaration"):
+        return []
+    for d in declaration.named_children:
+        if d.type != "variable_declarator" or node_text(d.child_by_field_name("name")) != name:
+            continue
+        annotation = d.child_by_field_name("type")
+        shape = annotation.named_children[0] if annotation and annotation.named_children else None
+        if shape is None or shape.type != "object_type":
+            return []
+        return [
+            node_text(m.child_by_field_name("name"))
+            for m in shape.named_children
+            if m.type in ("property_signature", "method_signature")
+            and m.child_by_field_name("name") is not None
+            and not _NEVER.search(node_text(m))
+        ]
+    return []
+
+
+def value_members(program: tree_sitter.Node, name: str) -> list[str]:
+    """The members a declaration file gives the value ``name``: the properties of its object
+    type (`declare const toast: { … }`) and a namespace merged with it (`declare namespace
+    toast { var success: … }`), as ``name.member``."""
+    members: list[str] = []
+    for node in program.named_children:
+        inner = node.child_by_field_name("declaration") if node.type == "export_statement" else node
+        if inner is not None:
+            members += _typed_members(inner, name)
+    members += [m for m in _namespace_members(program, name) if isinstance(m, str)]
+    return [f"{name}.{m}" for m in dict.fromkeys(members) if m]
+
+
 def _body_members(body: tree_sitter.Node | None, *, nested: bool) -> list[str]:
     """The names a namespace body declares or lists (`export { A, B as C }`); with ``nested``,
     a namespace in it brings its own members too, one level down (`optimize.SplitChunks`)."""
@@ -194,18 +231,23 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
         containers = [program] + ([ctx.outer] if ctx.outer is not None else [])
         return {"default", *(_namespace_path(containers, node_text(named[0])) if named else [])}
     if declaration is not None:
-        return set(_declared_names(declaration))
+        declared = _declared_names(declaration)
+        typed = ctx.file.name.endswith((".d.ts", ".d.mts", ".d.cts"))
+        return {*declared, *(m for n in declared if typed for m in value_members(program, n))}
     names: set[str] = set()
+    source = node.child_by_field_name("source")
+    specs: list[tuple[str, str]] = []
     for child in node.named_children:
         if child.type == "export_clause":
             for spec in child.named_children:
                 alias = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
                 names.add(node_text(alias))
+                specs.append((node_text(spec.child_by_field_name("name")), node_text(alias)))
         elif child.type == "namespace_export":
             names.update(
                 node_text(c) for c in child.named_children if c.type in ("identifier", "string")
             )
-    source = node.child_by_field_name("source")
+    names |= _members_passed(specs, program, source, ctx)
     if "*" in tokens and source is not None:
         spec = node_text(source)
         if not spec.startswith(".") and ctx.foreign is not None:  # another package's names
@@ -215,6 +257,31 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
             deeper = file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
             names |= {n for n in deeper if n != "default"}
     return names
+
+
+def _members_passed(
+    specs: list[tuple[str, str]],
+    program: tree_sitter.Node,
+    source: tree_sitter.Node | None,
+    ctx: _Context,
+) -> set[str]:
+    """The members an `export { toast }` (or `export { toast as t } from './core'`) of a
+    declaration file passes on with each name, as ``alias.member``; ``specs``: (name, alias)."""
+    if not specs or not ctx.file.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+        return set()
+    if source is None:
+        found = [m for name, _ in specs for m in value_members(program, name)]
+    else:
+        target = _resolve(ctx.file, node_text(source), ctx.root)
+        seen = {ctx.file}  # its own walk: the names it re-exports were read for no members
+        deeper = (
+            file_exports(target, ctx.root, ctx.depth + 1, seen, ctx.foreign) if target else set()
+        )
+        found = [n for n in deeper if "." in n and "()." not in n]
+    out = set()
+    for name, alias in specs:
+        out |= {alias + m[len(name) :] for m in found if m.startswith(name + ".")}
+    return out
 
 
 def _loaded_spec(node: tree_sitter.Node) -> str | None:
