@@ -17,6 +17,8 @@ from depbot.changelogs.wording import REQUIRED_ARG_MORE, Candidate, generic, sea
 __all__ = ["call_form_candidates", "required_arg_candidates", "value_kind_candidates"]
 
 _REQUIRED_ARG = [
+    # "`req#logout()` … requires a callback function as the last argument": calls with none
+    re.compile(r"requires?\s+an?\s+(?P<arg>callback)(?:\s+function)?\b", re.I),
     re.compile(
         r"(now\s+)?(always\s+)?requires?\s+(the|a|an)\s+`*(?P<arg>[A-Za-z_]\w*)`*\s+"
         r"(argument|parameter|param|arg|keyword|option)",
@@ -267,11 +269,16 @@ def _nearest_callable(spans: list[Span], pos: int) -> str:
     for s in spans:
         if s.start > pos:
             break
-        raw = s.text.strip()
+        raw = _members(s.text)
         if CALL.match(raw) or DOTTED.match(raw):
             best = callee(raw)
     if not best:
         for s in spans:
-            if CALL.match(s.text.strip()) or DOTTED.match(s.text.strip()):
-                return callee(s.text)
+            if CALL.match(_members(s.text)) or DOTTED.match(_members(s.text)):
+                return callee(_members(s.text))
     return best
+
+
+def _members(text: str) -> str:
+    """A span as code names it: ``req#logout()`` (a method, in the docs' notation) → ``req.logout()``."""
+    return re.sub(r"(?<=[\w$])#(?=[A-Za-z_$])", ".", text.strip())

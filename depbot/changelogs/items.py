@@ -42,7 +42,7 @@ _BREAKING_WORDS = re.compile(
     | \bmust\s+now\b | \bnow\s+requires?\b | \brequires?\s+the\b | \b(is|are)\s+now\s+required\b
     | \bmandatory\b | \bkeyword[- ]only\b | \bpositionally\b | \b(is|are)\s+now\s+called\b
     | \breplaced\s+(by|with)\b | \bmoved\s+(to|out|into)\b | \b(is|are)\s+now\s+private\b
-    | \b(is|are)\s+now\s+async | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
+    | \b(is|are)\s+now\s+(an?\s+)?async | \brequires?\s+an?\s+callback\b | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
     | \bpure\s+ES\s?M | \bES\s+module\s+only | \bdefault\s+export
     | \binstead\s+of\s+((taking|accepting|using|calling)\s+)?(a\s+|the\s+)?callbacks?\b
     | \bcallbacks?\s+(are|is)\s+no\s+longer\b | """

@@ -118,10 +118,10 @@ _REMOVED_AFTER = re.compile(
 # "previously deprecated code", "deprecations for 10.0" have the released code's diff to
 # account for them (``wants_api``); "error stubs" only threw
 _HOUSEKEEPING = re.compile(
-    r"^\W*(?:perf|pref|build|ci|style|deps?)\b|\bdependenc|\bdeps\b|\bdevdep|\btarball\b|"
+    r"^\W*(?:perf|pref|build|ci|style|deps?|meta|readme|lint|chore|refactor|tests?|docs?)\b|\bdependenc|\bdeps\b|\bdevdep|\btarball\b|"
     r"\bfiles?\s+from\b|\bfrom\s+(?:the\s+)?(?:package|bundle|npm|published|dist)\b|\bbuilds?\b|"
     r"\bwarnings?\b|\busage\b|\b(?:remov|dropp?|delet)\w*\s+(?:\w+\s+){0,2}?"
-    r"(?:temporary|unused|unnecessary|redundant)\b|\bdead\s+code\b|\bdeprecated\s+code\b|\bdeprecations\b|\berror\s+stubs?\b|\btests?\b|\bdocs?\b|\bdocumentation\b|"
+    r"(?:temporary|unused|unnecessary|redundant|extraneous)\b|\bdead\s+code\b|\bdeprecated\s+code\b|\bdeprecations\b|\berror\s+stubs?\b|\btests?\b|\bdocs?\b|\bdocumentation\b|"
     r"\bcomments?\b|\btypos?\b|\blog(?:s|ging)?\b|\bconsole\b|\bduplicat|\binternal(?:ly)?\b|"
     r"\bpolyfills?\b|\bsupport\s+for\b|\b(?:node|nodejs|python|ie)\s*v?\d",
     re.I,

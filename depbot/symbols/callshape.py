@@ -158,6 +158,14 @@ class CallShapeRules:
             if call.star:
                 self.skip("arguments passed with * or **")
                 return None
+            if self.arg == "callback":  # the last argument must be a function
+                kinds = call.arg_kinds
+                if kinds and kinds[-1] == "function":
+                    self.skip("passes a callback")
+                    return None
+                if kinds and kinds[-1] == "name":
+                    return "weak", f"{WEAK_USE}: {who}, last argument may be a callback"
+                return evidence, f"{who}, called without a callback"
             if self.arg in ("", "*"):
                 if call.positional == 0 and not call.keywords:
                     return evidence, f"{who}, called without arguments"

@@ -34,6 +34,11 @@ from tests.helpers.changelogs import cands
             [("verify", "parameter", "fetch_all")],
         ),
         ("`parse()` now requires the `schema` argument.", [("parse", "required_arg", "schema")]),
+        (  # the docs' `Class#method` notation; a callback required as the last argument
+            "`req#logout()` is now an asynchronous function and requires a callback function "
+            "as the last argument.",
+            [("req.logout", "required_arg", "callback")],
+        ),
         ("BREAKING: `loadConfig()` is now async and returns a Promise.", [("loadConfig", "async")]),
         (
             "`Widget.render` can no longer be passed positionally except `target`; use keywords.",

@@ -152,6 +152,7 @@ def test_a_removal_whose_object_is_plain_words_keeps_the_verdict_unknown(text):
         "perf: remove slow string split in parse",
         "Remove previously deprecated code.",  # the released code's diff accounts for it
         "Remove temporary file when error is raised",
+        "[meta] remove extraneous code backticks",  # the repository's own housekeeping
     ],
 )
 def test_a_package_s_housekeeping_removal_is_no_unnamed_break(text):
