@@ -79,10 +79,14 @@ def analyze_section(
 ) -> list[Item]:
     """Every non-trivial item of a section with its category and search candidates."""
     out: list[Item] = []
+    explained = ""  # a heading that names what is gone, searched: the text under it explains
     for raw in split_items(body):
         text = clean(raw.text)
         if not text:
             continue
+        if explained and raw.context.strip() == explained and not raw.heading:
+            if not code_spans(text):  # "Previously, remove method used to …": how, not what
+                continue
         category = categorize(text, raw.context, clean(raw.parent))
         if category == "info" and _changes_named_api(text, f"{raw.context} {raw.parent}"):
             category = "breaking"
@@ -126,6 +130,7 @@ def analyze_section(
         if category == "deprecation":
             context = f"{raw.context} {raw.parent}"
             deprecates = _as_removed(text, package, import_names, context)[0]
+        explained = raw.text.strip() if raw.heading and cands else explained
         out.append(
             Item(
                 text=text,

@@ -95,14 +95,22 @@ def _series(v: Version) -> tuple[int, ...]:
 
 
 def guide_section(
-    text: str, major: int, limit: int = MAX_GUIDE_LINES, minor: int | None = None
+    text: str,
+    major: int,
+    limit: int = MAX_GUIDE_LINES,
+    minor: int | None = None,
+    *,
+    file_names_it: bool = False,
 ) -> tuple[str, str, int, int] | None:
     """``(heading, body, first line, last line)`` (1-based) of a guide for ``major``: the
     section whose heading names that major (``Upgrading to 3.0``, ``From v2 to v3``; of several,
     the first that says it breaks: ``v3 breaking changes``, ``Removed in 3.0``), else the
     whole guide when no heading names a version; None when headings name only other
     versions (the guide of another major). At most ``limit`` lines. For a 0.x series,
-    ``minor`` too: "Upgrading to version 0.95.0+" is the guide of 0.95."""
+    ``minor`` too: "Upgrading to version 0.95.0+" is the guide of 0.95. A guide whose file
+    names the major (``migrating-to-v5.md``, ``file_names_it``) is read whole when no heading
+    names it: its headings' versions are of other things ("The minimum required React
+    version is now 18.0")."""
     lines = text.splitlines()
     series = rf"{major}\.{minor}" if major == 0 and minor is not None else str(major)
     names = re.compile(rf"(?<![\d.])v?{series}(?:\.(?:\d+|x))*(?![\d])", re.IGNORECASE)
@@ -125,7 +133,7 @@ def guide_section(
                 2 if start + 1 < len(lines) and _UNDERLINE.match(lines[start + 1]) else 1
             )
             return title, "\n".join(lines[body_from:end]).strip(), start + 1, end
-    if any(_ANY_VERSION.search(t) for _s, _l, t in heads):
+    if not file_names_it and any(_ANY_VERSION.search(t) for _s, _l, t in heads):
         return None
     title = heads[0][2] if heads else "Upgrade guide"
     end = min(len(lines), limit)
@@ -334,7 +342,9 @@ class FolderSource:
                 continue
             text, url = got
             ref = tag or run.branches.get(repo) or "the default branch"
-            found = guide_section(text, first.major, minor=first.minor)
+            found = guide_section(
+                text, first.major, minor=first.minor, file_names_it=named[path] is True
+            )
             if found is None or not found[1]:
                 run.tried.append(f"{path} (an upgrade guide of other versions)")
                 continue

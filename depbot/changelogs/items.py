@@ -133,9 +133,16 @@ class _Raw:
     context: str  # the nearest sub-heading (or "remove:"-style parent) text
     parent: str  # the enclosing bullet's own text
     code: list[str] = field(default_factory=list)
+    heading: bool = False  # a heading that names what is gone: the text under it explains it
 
 
-_NAMES_A_REMOVAL = re.compile(r"^\W*(removed?|removal\s+of|dropped|renamed?)\b", re.I)
+_NAMES_A_REMOVAL = re.compile(
+    r"^\W*(removed?|removal\s+of|dropped|renamed?)\b"
+    # "### The `remove` method has been removed from useQuery", "`a` has been renamed to `b`"
+    r"|`[^`]+`[^`]{0,40}?\b(?:has\s+been|have\s+been|is|are|was|were)\s+(?:now\s+)?"
+    r"(?:removed|renamed|dropped)\b",
+    re.I,
+)
 # a migration guide's step for code that uses a named API ("### If you were using
 # `tippy.setDefaults()`", a diff of the old and new call under it): the API changed
 IF_YOU_USED = re.compile(
@@ -202,7 +209,9 @@ class _ItemReader:
             ):
                 # a guide's "### Removed `logProvider` and `logLevel` options": the heading
                 # names what is gone, the text under it how to do without
-                self.items.append(_Raw(text=heading.strip(), context=self.context, parent=""))
+                self.items.append(
+                    _Raw(text=heading.strip(), context=self.context, parent="", heading=True)
+                )
             elif self.declared and _CHANGE_HEADING.search(heading) and code_spans(heading):
                 # "### Change `source` to `children`" in a release that said it breaks
                 self.items.append(_Raw(text=heading.strip(), context="breaking", parent=""))

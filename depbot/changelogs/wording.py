@@ -299,6 +299,13 @@ def searchable_name(text: str) -> str | None:
     jsx = re.fullmatch(r"</?\s*([A-Za-z_$][\w$.]*)[^<>]*/?>", t)  # `<Switch>`, `<Route />`
     if jsx:
         t = jsx.group(1)
+    typed = re.fullmatch(  # `suspense: boolean`, `onError?: Function`: the property typed
+        r"([A-Za-z_$][\w$]*)\??\s*:\s*(?:boolean|string|number|object|any|unknown|"
+        r"[A-Z][\w$]*(?:<[^<>]*>)?)(?:\[\])?",
+        t,
+    )
+    if typed:
+        t = typed.group(1)
     if t.endswith("()"):
         t = t[:-2]
     if t.startswith("."):

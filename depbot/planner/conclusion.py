@@ -66,7 +66,8 @@ _POINTS_BELOW = re.compile(
     r"explains|summari[sz]es)\b"
     # "most of the \"breaking\" changes should not have an actual effect": the items as a group
     r"|\b(?:most|many|all|none|some)\s+of\s+(?:the|these|those)\s+\W{0,2}breaking\W{0,2}\s+changes\b"
-    r"|[\"\u201c']breaking[\"\u201d']",  # the word in quotes: talk about it, not a break
+    r"|[\"\u201c']breaking[\"\u201d']"  # the word in quotes: talk about it, not a break
+    r"|\bcode\s?mods?\b",  # a note on the codemod that migrates the breaks, not one of them
     re.I,
 )
 # "We've gone 4 years without any breaking changes", "does not mention breaking changes":

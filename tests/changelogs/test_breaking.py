@@ -34,6 +34,10 @@ from tests.helpers.changelogs import cands
             [("verify", "parameter", "fetch_all")],
         ),
         ("`parse()` now requires the `schema` argument.", [("parse", "required_arg", "schema")]),
+        (  # a property written with its type
+            "The experimental `suspense: boolean` flag on the query hooks has been removed.",
+            [("suspense", "parameter")],
+        ),
         (  # the docs' `Class#method` notation; a callback required as the last argument
             "`req#logout()` is now an asynchronous function and requires a callback function "
             "as the last argument.",
@@ -414,3 +418,21 @@ def test_a_component_named_before_a_prop_owns_it_unless_other_words_stand_betwee
     assert read("🚮 Remove DatePicker legacy cell className for custom cell style.") == []
     # a list stays a list
     assert read("Removed `Form` and `create`") == [("Form", "name", ""), ("create", "name", "")]
+
+
+def test_a_guide_heading_that_says_a_named_api_was_removed_is_an_item_and_explains_the_text_under_it():
+    body = (
+        "### The `isDataEqual` option has been removed from useQuery\n\n"
+        "Previously, this function was used to decide whether to keep the old data. It is "
+        "no longer needed.\n\n"
+        "You can achieve the same by passing a function to `structuralSharing` instead.\n\n"
+        "### Supported Browsers\n\n"
+        "The bundle no longer works in old browsers.\n"
+    )
+    items = [(i.text[:40], [c.symbol for c in i.candidates]) for i in analyze_section(body)
+             if i.category == "breaking"]  # fmt: skip
+    assert items[0] == ("The `isDataEqual` option has been remove", ["isDataEqual"])
+    # the plain-words paragraph under it says how, not what: no item of its own
+    assert not any(t.startswith("Previously") for t, _ in items)
+    # under another heading, the same kind of paragraph is read
+    assert any(t.startswith("The bundle no longer works") for t, _ in items)
