@@ -167,7 +167,14 @@ def extract_candidates(
     # "singleton usage of yargs (`yargs.foo`, `yargs().argv`) has been removed": the package's
     # own module is not a name it removed (the notes of a package do not remove the package)
     cands = [c for c in cands if not (c.kind == "name" and c.symbol.lower() in scope.own_names)]
+    # "Remove DEBUG_FD": a name in upper snake case is an environment variable or a setting
+    # (or a constant): set in scripts, .env files and strings too, which a name search skips
+    cands = [Candidate(c.symbol, "config_key") if c.kind == "name" and _UPPER_SNAKE.fullmatch(c.symbol)
+             else c for c in cands]  # fmt: skip
     return _unique(cands), news
+
+
+_UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]")
 
 
 # a key of a configuration (a rule, an option) spelled in kebab case, which no code name is

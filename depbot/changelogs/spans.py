@@ -19,6 +19,7 @@ _PLAIN_SYMBOL = re.compile(
     r"|[a-z]+_[a-z0-9_]+"  # snake_case
     r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"  # CamelCase
     r"|[a-z]+(?:[A-Z][a-z0-9]+)+"  # lowerCamelCase ("remove mapReduce collection helper")
+    r"|[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]"  # UPPER_SNAKE: an environment variable, a setting
     r")(?![\w/-])"
 )
 FILE_LIKE = re.compile(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 CONFIG_GLOBS = (
     "*.json", "*.yml", "*.yaml", "*.toml", "*.ini", "*.cfg", "*.conf", ".*rc", "*.env.example",
-    ".flaskenv", "Dockerfile", "*.properties",
+    ".flaskenv", "Dockerfile", "*.properties", "*.sh", "Makefile", "Procfile",
 )  # fmt: skip
 SCAN_LIMIT = 2000  # lines read per search
 GENERIC = frozenset(

@@ -54,6 +54,8 @@ from tests.helpers.changelogs import cands
             [("pkg/lib/util", "subpath")],
         ),
         ("The `MAX_RETRIES` setting is no longer read.", [("MAX_RETRIES", "config_key")]),
+        # a name in upper snake case, in plain words: an environment variable or a setting
+        ("Breaking: Remove DEBUG_FD", [("DEBUG_FD", "config_key")]),
         # a leading "this breaks" label is the item's tag, not its words
         ("**[BREAKING]** Remove `getCLS()`, `getFID()`", [("getCLS", "name"), ("getFID", "name")]),
         ("[BREAKING] Drop the `legacyMode` option", [("legacyMode", "parameter")]),
