@@ -57,6 +57,7 @@ CANDIDATE_KINDS = (
     "other_package",  # another package (symbol) the release drops or stops publishing: its imports
     "version_floor",  # another package (symbol) the release needs at version arg or newer
     "command",  # a command line (`python -m pkg.cli`, `tool init`) the release no longer runs
+    "returned_member",  # the member `arg` of what the function `symbol` returns, removed
 )
 
 

@@ -33,6 +33,7 @@ from depbot.changelogs.items import (
     sentences,
 )
 from depbot.changelogs.renames import renamed
+from depbot.changelogs.returned import returned_member_candidates
 from depbot.changelogs.spans import (
     CALL,
     FILE_LIKE,
@@ -298,6 +299,9 @@ def _sentence_candidates(
     others = _other_packages(sentence, spans, scope.package) if gone else []
     if others:  # "`@scope/hub` has been removed and will no longer be published"
         return cands + [Candidate(s.text, "other_package") for s in others]
+    members = returned_member_candidates(sentence) if removal else []
+    if members:  # "The `remove` method has been removed from useQuery": of what it returns
+        return cands + members
     commands = command_candidates(spans, scope.package) if removal else []
     if commands:  # "Remove the `python -m pkg.serving` CLI": the lines that run it
         return cands + commands

@@ -426,11 +426,16 @@ def _untyped_calls(u: UpdateEntry, shaped: list[CodeHit]) -> Conclusion:
                       f"they are {u.package}'s is not known; check them")  # fmt: skip
 
 
+def _shown(c: Candidate) -> str:
+    """A candidate as the reason names it: ``useQuery().remove`` for a returned member."""
+    return f"{c.symbol}().{c.arg}" if c.kind == "returned_member" and c.arg else c.symbol
+
+
 def _searched(st: State, t: _Tally) -> Conclusion:
     """``not_affected``, with what was searched, what was set aside and what is to verify."""
     u = st.update
     asked = {s.symbol for s in st.searches}
-    named = list(dict.fromkeys(c.symbol for c, _ in t.cands if c.symbol in asked))
+    named = list(dict.fromkeys(_shown(c) for c, _ in t.cands if c.symbol in asked))
     unasked = len({c.symbol for c, _ in t.cands} - asked)
     searched = ", ".join(f"`{n}`" for n in named[:8]) + (" …" if len(named) > 8 else "")
     extra = (

@@ -126,6 +126,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "behaviour": f"`{s}()` behaves differently since {version}",
         "async": f"`{s}()` is asynchronous since {version}",
         "command": f"the command `{s}` was removed in {version}",
+        "returned_member": f"what `{s}()` returns has no `{cand.arg}` since {version}",
     }.get(kind, f"`{s}` changed in {version}")
 
 

@@ -26,7 +26,7 @@ TEXT_KINDS = frozenset(
 )  # fmt: skip
 PATTERN_CHARS = 200  # search_code's pattern limit
 _HIT_LINE = re.compile(r"^(h\d+) [^\n]{1,500}?:\d+: ([^\n]*)$", re.M)
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:-[A-Za-z0-9_$]+)*")  # a name, kebab-case too
 
 
 def leaf(cand: Candidate) -> str:
@@ -43,14 +43,20 @@ def prefilter_patterns(cands: list[Pair]) -> list[str]:
     )
     out, part = [], []  # type: ignore[var-annotated]
     for name in leaves:
-        trial = [*part, re.escape(name)]
+        trial = [*part, _literal(name)]
         if part and len(r"\b(?:" + "|".join(trial) + r")\b") > PATTERN_CHARS:
             out.append(r"\b(?:" + "|".join(part) + r")\b")
-            trial = [re.escape(name)]
+            trial = [_literal(name)]
         part = trial
     if part:
         out.append(r"\b(?:" + "|".join(part) + r")\b")
     return out
+
+
+def _literal(name: str) -> str:
+    """A name as a regex; a hyphen stays bare (literal outside a class), so the pattern's text
+    still names a kebab-case key for the accounting (``agent.accounting.names_in``)."""
+    return re.escape(name).replace("\\-", "-")
 
 
 def words_in(results: list[SearchResult]) -> set[str] | None:
@@ -63,7 +69,8 @@ def words_in(results: list[SearchResult]) -> set[str] | None:
         if res.total > len(res.hits):
             return None
         for m in _HIT_LINE.finditer(unfence(res.lines)):
-            words.update(_IDENT.findall(m.group(2)))
+            for word in _IDENT.findall(m.group(2)):  # `a-b` in code is two names too
+                words.update((word, *word.split("-")))
     return words
 
 
@@ -123,7 +130,9 @@ def within_budget(
             # read back compact: the choice was made when the lines were there
             return [ce for ce in cands if ce[0].search_args(package) in done], [], False
         return _rank(cands, first)[:cap], [], False
-    kept = [ce for ce in cands if ce[0].kind not in TEXT_KINDS or leaf(ce[0]) in words]
+    # a name the prefilter could not look for stays to be searched
+    kept = [ce for ce in cands if ce[0].kind not in TEXT_KINDS or leaf(ce[0]) in words
+            or not _IDENT.fullmatch(leaf(ce[0]))]  # fmt: skip
     return _rank(kept, first)[:cap], [], False
 
 

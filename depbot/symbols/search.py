@@ -759,6 +759,8 @@ class SymbolSearch:
             return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
             return self._import_kind(ecosystem, package, symbol, kind)
+        if kind == "returned_member":  # `q.remove` with `const q = useQuery(…)`
+            return self._returned_member(ecosystem, package, symbol, query.arg.strip())
         if kind == "command":  # "Remove the `python -m pkg.serving` CLI": the lines that run it
             return command_uses(self.code, symbol)
         if kind == "other_package":  # "`@scope/hub` will no longer be published": its imports
@@ -784,6 +786,32 @@ class SymbolSearch:
             rep = self.report(ecosystem, package)
             return script_uses(rep, {p: self._text(p) for p in rep.files}, query)
         return Matcher(self, query).run()
+
+    def _returned_member(
+        self, ecosystem: str, package: str, maker: str, member: str
+    ) -> SymbolResult:
+        """The reads of ``member`` on what ``maker()`` returns, as the names the checkout
+        uses spell them (``pkg:useQuery().remove``), at every place."""
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", maker) or not re.fullmatch(
+            r"[A-Za-z_$][\w$]*", member
+        ):
+            raise ToolError("returned_member needs symbol: a function, arg: a member name")
+        wanted = (f"{maker}().{member}", f"new {maker}().{member}")
+        hits: list[SymbolHit] = []
+        why = f"reads `{member}` of what `{maker}()` returns"
+        for u in self.used_names(ecosystem, package):
+            tail = u.name.split(":", 1)[-1]
+            if tail in wanted or tail.endswith(tuple("." + w for w in wanted)):
+                places = [(u.path, u.line, u.col, u.text), *u.also]
+                for path, line, col, text in places:
+                    text = text or self._line(path, line)
+                    hits.append(SymbolHit(path, line, col, text, "code", "strong", why))
+        note = "" if hits else f"no read of `{member}` on what `{maker}()` returns"
+        return SymbolResult(maker, "returned_member", hits, len(hits), False, {}, note)
+
+    def _line(self, path: str, line: int) -> str:
+        lines = self._text(path).splitlines()
+        return lines[line - 1].strip()[:300] if 0 < line <= len(lines) else ""
 
     def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:
         rep = self.report(ecosystem, package)

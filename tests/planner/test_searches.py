@@ -31,3 +31,23 @@ def test_over_the_cap_a_calls_shape_is_searched_before_the_bare_names_a_guide_li
         [*guide, shape], {}, [], "lib", 3, False, frozenset({"2.0.0", "3.0.0"})
     )
     assert [c.symbol for c, _ in got] == ["lib.stub", "lib.helper0", "lib.helper1"]
+
+
+def test_over_the_cap_a_kebab_case_key_is_prefiltered_like_a_name_and_named_in_the_pattern():
+    # before: the prefilter left out a kebab-case rule name and then dropped it unsearched
+    from depbot.agent.accounting import names_in
+    from depbot.planner.records import CodeHit, SearchResult
+    from depbot.planner.searches import prefilter_patterns
+
+    cands = [_pair(f"gone{i}", "5.0") for i in range(4)]
+    cands.append(_pair("prefer-query-object-syntax", "5.0", "config_key"))
+    hit = (CodeHit("h1", "a.js", 3),)
+    (pattern,) = prefilter_patterns(cands)
+    assert names_in(pattern, {"prefer-query-object-syntax"})  # the accounting sees it asked
+    line = "```\nh1 .eslintrc.js:3: 'prefer-query-object-syntax': 'error',\n```"
+    code = {pattern: SearchResult(hit, total=1, lines=line)}
+    got, asks, _ = within_budget(cands, code, [], "lib", 3, True, frozenset({"5.0.0"}))
+    assert asks == [] and [c.symbol for c, _ in got] == ["prefer-query-object-syntax"]
+    code = {pattern: SearchResult(hit, total=1, lines="```\nh1 a.js:3: x = gone1-1\n```")}
+    got, _, _ = within_budget(cands, code, [], "lib", 3, True, frozenset({"5.0.0"}))
+    assert [c.symbol for c, _ in got] == ["gone1"]  # `gone1-1` in code is the name gone1
