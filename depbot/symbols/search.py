@@ -35,6 +35,7 @@ from depbot.symbols.floors import floor_uses
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
+from depbot.symbols.returned import returned_member_uses
 from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, line_col, python_used, workflow_used
 from depbot.symbols.workflow import script_uses
@@ -790,28 +791,13 @@ class SymbolSearch:
     def _returned_member(
         self, ecosystem: str, package: str, maker: str, member: str
     ) -> SymbolResult:
-        """The reads of ``member`` on what ``maker()`` returns, as the names the checkout
-        uses spell them (``pkg:useQuery().remove``), at every place."""
-        if not re.fullmatch(r"[A-Za-z_$][\w$]*", maker) or not re.fullmatch(
-            r"[A-Za-z_$][\w$]*", member
-        ):
+        """The reads of ``member`` on what ``maker()`` returns (``symbols.returned``)."""
+        ident = r"[A-Za-z_$][\w$]*"
+        if not re.fullmatch(ident, maker) or not re.fullmatch(ident, member):
             raise ToolError("returned_member needs symbol: a function, arg: a member name")
-        wanted = (f"{maker}().{member}", f"new {maker}().{member}")
-        hits: list[SymbolHit] = []
-        why = f"reads `{member}` of what `{maker}()` returns"
-        for u in self.used_names(ecosystem, package):
-            tail = u.name.split(":", 1)[-1]
-            if tail in wanted or tail.endswith(tuple("." + w for w in wanted)):
-                places = [(u.path, u.line, u.col, u.text), *u.also]
-                for path, line, col, text in places:
-                    text = text or self._line(path, line)
-                    hits.append(SymbolHit(path, line, col, text, "code", "strong", why))
-        note = "" if hits else f"no read of `{member}` on what `{maker}()` returns"
-        return SymbolResult(maker, "returned_member", hits, len(hits), False, {}, note)
-
-    def _line(self, path: str, line: int) -> str:
-        lines = self._text(path).splitlines()
-        return lines[line - 1].strip()[:300] if 0 < line <= len(lines) else ""
+        rep = self.report(ecosystem, package)
+        texts = {p: self._text(p) for p in rep.files}
+        return returned_member_uses(self.used_names(ecosystem, package), texts, maker, member)
 
     def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:
         rep = self.report(ecosystem, package)

@@ -36,3 +36,20 @@ def test_a_removal_from_a_function_s_result_reads_as_a_returned_member_and_a_cla
     ]
     (item,) = analyze_section("- The `save` method has been removed from Model")
     assert all(c.kind != "returned_member" for c in item.candidates)
+
+
+def test_a_result_that_goes_on_is_a_weak_hit_to_verify_never_a_clear(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"dependencies": {"querykit": "^4.0.0"}}\n',
+        "src/hooks.js": "import { useQuery } from 'querykit';\n"
+                        "export const useNotes = () => useQuery({ key: 'notes' });\n",
+        "src/Page.jsx": "import { useQuery } from 'querykit';\n"
+                        "export function Page() {\n  const q = useQuery({ key: 1 });\n"
+                        "  const n = q.data;\n  return <List query={q} />;\n}\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "querykit", "useQuery", "returned_member", arg="remove")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert sorted((h.path, h.line, h.evidence) for h in r.hits) == [
+        ("src/Page.jsx", 5, "weak"),  # handed to a component
+        ("src/hooks.js", 2, "weak"),  # returned by a custom hook
+    ]
