@@ -117,26 +117,18 @@ def test_a_language_level_build_target_is_a_build_change_not_an_unnamed_break():
         "**NODE-3489:** remove cursor close options",
         "Dropped support for processors",
         "remove the legacy helpers",
+        # no kind noun and no code-like name (stop 49): before, not counted at all, so the
+        # update read as safe ("none naming an API")
+        "🚮 Remove Tooltip legacy placement. #2188",
+        "feat(menu)!: remove the old sizing",
+        "[Select] Removed legacy dropdown alignment",
+        # code named, but no search made of it (stop 49)
+        "Remove deprecated `.extend` API, by @maint (see #1908)",
     ],
 )
 def test_a_removal_of_unnamed_things_keeps_the_verdict_unknown(text):
     # the kind of thing the code may use is gone and no name says which: before, only the
     # words "breaking" or "now requires" kept the verdict open, and these read as safe
-    args = conclude(named(), unnamed(text))
-    assert args["verdict"] == "unknown" and text[:20] in args["reason"]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "🚮 Remove Tooltip legacy placement. #2188",
-        "feat(menu)!: remove the old sizing",
-        "[Select] Removed legacy dropdown alignment",
-    ],  # fmt: skip
-)
-def test_a_removal_whose_object_is_plain_words_keeps_the_verdict_unknown(text):
-    # no kind noun (option, prop …) and no code-like name: nothing to search, and before this
-    # the item was not counted, so the update read as safe ("none naming an API")
     args = conclude(named(), unnamed(text))
     assert args["verdict"] == "unknown" and text[:20] in args["reason"]
 
