@@ -86,7 +86,7 @@ def analyze_section(
         if not text:
             continue
         if explained and raw.context.strip() == explained and not raw.heading:
-            if not code_spans(text):  # "Previously, remove method used to …": how, not what
+            if _explains(text, explained):  # "Previously, remove method used to …": how
                 continue
         category = categorize(text, raw.context, clean(raw.parent))
         if category == "info" and _changes_named_api(text, f"{raw.context} {raw.parent}"):
@@ -145,6 +145,24 @@ def analyze_section(
             )
         )
     return out
+
+
+# how a paragraph under a removal's heading goes on about it: "Previously, …", "This …"
+_EXPLAINS = re.compile(
+    r"^\W*(?:previously|before|this|these|that|it|they|since|because|if\s+you|instead|you\s+can|"
+    r"to\s+achieve|in\s+v?\d|but|however)\b",
+    re.I,
+)
+
+
+def _explains(text: str, heading: str) -> bool:
+    """A paragraph in plain words (no code spans) under a heading that names what is gone,
+    which speaks of it (its name, or "Previously, …", "This …"): how, not another break."""
+    if code_spans(text):
+        return False
+    names = {w for span in code_spans(heading) for w in re.findall(r"[A-Za-z_$][\w$-]*", span)}
+    said = any(re.search(rf"(?<![\w$-]){re.escape(n)}(?![\w$-])", text) for n in names)
+    return said or bool(_EXPLAINS.match(text))
 
 
 _NOT_A_BREAK_CTX = re.compile(

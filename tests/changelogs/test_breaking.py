@@ -438,3 +438,12 @@ def test_a_guide_heading_that_says_a_named_api_was_removed_is_an_item_and_explai
     assert not any(t.startswith("Previously") for t, _ in items)
     # under another heading, the same kind of paragraph is read
     assert any(t.startswith("The bundle no longer works") for t, _ in items)
+
+
+def test_a_paragraph_under_a_removal_s_heading_that_tells_another_break_is_still_an_item():
+    body = (
+        "### The `isDataEqual` option has been removed from useQuery\n\n"
+        "Also, the default retry count is now 0 on the server.\n"
+    )
+    texts = [i.text for i in analyze_section(body) if i.category == "breaking"]
+    assert any(t.startswith("Also, the default retry") for t in texts)
