@@ -274,8 +274,9 @@ def _nearest_callable(spans: list[Span], pos: int) -> str:
             best = callee(raw)
     if not best:
         for s in spans:
-            if CALL.match(_members(s.text)) or DOTTED.match(_members(s.text)):
-                return callee(_members(s.text))
+            raw = _members(s.text)
+            if CALL.match(raw) or DOTTED.match(raw):
+                return callee(raw)
     return best
 
 

@@ -46,6 +46,7 @@ from depbot.changelogs.spans import (
     REQUIRE,
     SUBPATH,
     UPPER,
+    UPPER_SNAKE,
     Span,
     callee,
     plain_dotted,
@@ -175,7 +176,7 @@ def extract_candidates(
     return _unique(cands), news
 
 
-_UPPER_SNAKE = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]")
+_UPPER_SNAKE = re.compile(UPPER_SNAKE)
 
 
 # a key of a configuration (a rule, an option) spelled in kebab case, which no code name is

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from depbot.changelogs.items import CODE_SPAN, RST_ROLE, role_target
 
+# UPPER_SNAKE: an environment variable or a setting (``DEBUG_FD``), a constant
+UPPER_SNAKE = r"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]"
 _PLAIN_SYMBOL = re.compile(
     r"(?<![\w./-])("
     r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?"  # dotted.name or dotted.call()
@@ -19,7 +21,7 @@ _PLAIN_SYMBOL = re.compile(
     r"|[a-z]+_[a-z0-9_]+"  # snake_case
     r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"  # CamelCase
     r"|[a-z]+(?:[A-Z][a-z0-9]+)+"  # lowerCamelCase ("remove mapReduce collection helper")
-    r"|[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]"  # UPPER_SNAKE: an environment variable, a setting
+    rf"|{UPPER_SNAKE}"  # an environment variable, a setting
     r")(?![\w/-])"
 )
 FILE_LIKE = re.compile(

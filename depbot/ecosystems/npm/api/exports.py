@@ -25,6 +25,7 @@ import tree_sitter_typescript
 from depbot.ecosystems.npm.api.instances import Instances
 from depbot.ecosystems.npm.api.nodes import descendants, node_text
 from depbot.ecosystems.npm.api.returned import returned_members
+from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
 from depbot.ecosystems.npm.api.umd import UNSEEN, umd_exports
 
 MAX_DEPTH = 6  # `export * from` chains followed at most this deep
@@ -232,7 +233,7 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
         return {"default", *(_namespace_path(containers, node_text(named[0])) if named else [])}
     if declaration is not None:
         declared = _declared_names(declaration)
-        typed = ctx.file.name.endswith((".d.ts", ".d.mts", ".d.cts"))
+        typed = ctx.file.name.endswith(DECLARATION_SUFFIXES)
         return {*declared, *(m for n in declared if typed for m in value_members(program, n))}
     names: set[str] = set()
     source = node.child_by_field_name("source")
@@ -267,7 +268,7 @@ def _members_passed(
 ) -> set[str]:
     """The members an `export { toast }` (or `export { toast as t } from './core'`) of a
     declaration file passes on with each name, as ``alias.member``; ``specs``: (name, alias)."""
-    if not specs or not ctx.file.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+    if not specs or not ctx.file.name.endswith(DECLARATION_SUFFIXES):
         return set()
     if source is None:
         found = [m for name, _ in specs for m in value_members(program, name)]
@@ -599,7 +600,7 @@ def _self_resolve(root: Path, spec: str) -> Path | None:
 
     def walk(value: object, typed: bool) -> None:
         if isinstance(value, str):
-            if typed or value.endswith((".d.ts", ".d.mts", ".d.cts")):
+            if typed or value.endswith(DECLARATION_SUFFIXES):
                 targets.append(value)
         elif isinstance(value, dict):
             for key in sorted(value, key=lambda k: k != "types"):

@@ -28,10 +28,10 @@ from depbot.ecosystems.npm.api.params import (
     positional_limit,
     signatures,
 )
+from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
 from depbot.records.api import ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
-DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")
 SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
 MAX_DEEP_FILES = 2_000
 MAX_WALKED = 20_000  # files of one release looked at
@@ -234,7 +234,7 @@ def _declaration_for(package: NpmPackage, target: str) -> Path | None:
     if target.endswith(DECLARATION_SUFFIXES):
         return path if path.is_file() else None
     stem = target.rsplit(".", 1)[0] if path.suffix in JS_SUFFIXES else target
-    for suffix in (".d.ts", ".d.mts", ".d.cts", "/index.d.ts"):
+    for suffix in (*DECLARATION_SUFFIXES, "/index.d.ts"):
         found = _file_within(package.root, stem + suffix)
         if found is not None:
             return found

@@ -12,12 +12,13 @@ from pathlib import Path
 from depbot.ecosystems.npm.versions import parse
 
 SKIP = frozenset({"node_modules"})
+DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")  # a TypeScript declaration file
 
 
 def ships_declarations(root: Path) -> bool:
     """Whether the unpacked release has a ``types``/``typings`` entry or any ``.d.ts`` file."""
     for path in root.rglob("*.d.*ts"):
-        if path.name.endswith((".d.ts", ".d.mts", ".d.cts")) and not SKIP & set(path.parts):
+        if path.name.endswith(DECLARATION_SUFFIXES) and not SKIP & set(path.parts):
             return True
     return False
 
