@@ -4,7 +4,8 @@
   artifacts were compared, both, or ``none``;
 - each breaking (and runtime) item of the notes read: ``searched`` (a search looked for one of
   the terms it names; the hits it got), ``no-api`` (it names nothing this code can call:
-  runtime support, build changes, behaviour with no API named) or ``not-searched``;
+  runtime support, build changes), ``announced`` (it announces a break, a change of behaviour
+  or a removal, naming nothing to search for: no search clears it) or ``not-searched``;
 - each name the code takes from the package, with its fate in the new release (from the diff);
 - the conclusions integrity refused for it;
 - the source files too big for any search that may use it (they leave it ``unknown``).
@@ -21,6 +22,8 @@ from depbot.records.accounting import Accounting, ItemAccount, NameAccount
 from depbot.records.update import Update
 
 _IDENT = "A-Za-z0-9_$"
+# an item that announces a break, a change of behaviour or a removal without a name to search
+UNCLEARABLE = "announces a break no search can clear: read it against this code"
 
 
 def leaves(symbol: str) -> set[str]:
@@ -75,6 +78,8 @@ def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
     terms = [str(t) for t in entry.get("terms", [])]
     if entry.get("category") == "runtime":
         return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
+    if entry.get("unclearable"):
+        return ItemAccount(version, text, "announced", (), why=UNCLEARABLE)
     if not terms:
         why = (
             "a closed issue's title: a report"

@@ -379,6 +379,7 @@ def _check_not_affected(
     _check_unsearched(update, changelog, ledger)
     _check_shaped(update, ledger)
     _check_items(update, ledger)
+    _check_announced(update, ledger)
     _check_strong_hits(update, changelog, ledger)
     _check_silent_and_blind(update, changelog, ledger)
     return reason
@@ -471,6 +472,21 @@ def _check_items(update: Update, ledger: Ledger) -> None:
             f"for ({shown}); search them, or conclude unknown naming what was left",
             plain=f"{len(left)} breaking item(s) of the notes of {update.package} were not "
             f"searched for ({shown})",
+        )
+
+
+def _check_announced(update: Update, ledger: Ledger) -> None:
+    """A breaking item that announces a break, a change of behaviour or a removal without a
+    name to search for ("Remove Tooltip legacy placement") was cleared by no search: the
+    update stays unknown, unless nothing in this checkout reaches the package."""
+    left = account(update, ledger).announced
+    if left and not _unreached(update.package, ledger):
+        first = " ".join(left[0].text.split())[:160]
+        raise Rejected(
+            f"{len(left)} breaking item(s) of the notes of {update.package} announce a break "
+            f"no search can clear (\u201c{first}\u201d): conclude unknown quoting them",
+            plain=f"{len(left)} breaking item(s) of the notes of {update.package} announce a "
+            f"break that no search can clear (\u201c{first}\u201d): read them against the code",
         )
 
 

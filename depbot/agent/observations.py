@@ -29,6 +29,8 @@ from depbot.changelogs.sections import Section
 from depbot.changelogs.trim import breaking_lines_cut
 from depbot.core.fence import shown, strip_invisible
 from depbot.core.redact import redact, redact_value
+from depbot.planner.records import Changelog
+from depbot.planner.unnamed import unnamed_indices
 from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.records.verdict import Verdict
@@ -283,12 +285,21 @@ def changelog_summary(
     each breaking (or runtime) item with the terms it names: what the accounting disposes of."""
     entries = body["breaking"] + body.get("deprecated_before", [])
     named = [c["symbol"] for e in entries for c in e.get("candidates", [])]
-    items = [
-        {"version": r.section.version, "text": strip_invisible(it.text)[:240],
-         "category": it.category, "terms": list(dict.fromkeys(c.symbol for c in it.candidates)),
-         "breaks": list(dict.fromkeys(c.symbol for c in it.candidates if c.kind in BREAKS))}
-        for r in read or [] for it in r.items if it.category in ("breaking", "runtime")
-    ]  # fmt: skip
+    unnamed = set(unnamed_indices(Changelog.read(body)))  # breaks no search can clear
+    pairs = [
+        (r, it) for r in read or [] for it in r.items if it.category in ("breaking", "runtime")
+    ]
+    n = 0  # the index of a breaking item among ``body["breaking"]`` (same order)
+    items = []
+    for r, it in pairs:
+        item = {"version": r.section.version, "text": strip_invisible(it.text)[:240],
+                "category": it.category, "terms": list(dict.fromkeys(c.symbol for c in it.candidates)),
+                "breaks": list(dict.fromkeys(c.symbol for c in it.candidates if c.kind in BREAKS))}  # fmt: skip
+        if it.category == "breaking":
+            if n in unnamed:
+                item["unclearable"] = True
+            n += 1
+        items.append(item)
     return {
         "found": body["found"],
         "versions": [s["version"] for s in body["sections"]],

@@ -18,7 +18,7 @@ from depbot.changelogs.wording import behaviour_change, issue_report
 from depbot.core.fence import unfence
 from depbot.planner.records import Changelog, Entry
 
-__all__ = ["unnamed_breaks"]
+__all__ = ["unnamed_breaks", "unnamed_indices"]
 
 # "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright;
 # "now requires React 18", "must now be wrapped in a <Provider>", "a plugin is now required":
@@ -112,6 +112,11 @@ _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdow
 def unnamed_breaks(cl: Changelog) -> list[str]:
     """The breaking items of an update that may break (coverage needed) that announce a break
     or a change of behaviour without naming an API to search for: no search can clear them."""
+    return [" ".join(unfence(cl.breaking[i].item).split()) for i in unnamed_indices(cl)]
+
+
+def unnamed_indices(cl: Changelog) -> list[int]:
+    """Where in ``cl.breaking`` the items of ``unnamed_breaks`` are."""
     if not (cl.coverage and cl.coverage.needed):
         return []
     entries = list(cl.breaking)
@@ -120,7 +125,7 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
         t = " ".join(unfence(e.item).split())
         plain = _EMPHASIS.sub("", t)  # "**this is _not_ a breaking change**"
         if cl.breaking_lines_cut and TRIMMED_MARK.search(t):  # breaking lines cut to fit the
-            out.append(t)  # budget: what they said was never read, so no search cleared it
+            out.append(i)  # budget: what they said was never read, so no search cleared it
             continue
         if (
             e.candidates
@@ -132,7 +137,7 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
             continue
         rest = _HYPOTHETICAL.sub("", _NO_BREAKS.sub("", plain))
         if _ANNOUNCED_BREAK.search(rest) or behaviour_change(rest) or _removes_unnamed(rest):
-            out.append(t)
+            out.append(i)
     return out
 
 

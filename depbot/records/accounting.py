@@ -15,7 +15,7 @@ from typing import Any
 from depbot.records.reach import Reach
 
 BASES = ("notes", "api-diff", "notes+api-diff", "none")
-DISPOSITIONS = ("searched", "no-api", "not-searched")
+DISPOSITIONS = ("searched", "no-api", "announced", "not-searched")
 
 
 def leaf(symbol: str) -> str:
@@ -40,7 +40,7 @@ class ItemAccount:
 
     version: str
     text: str  # the item, short
-    disposition: str  # searched | no-api | not-searched
+    disposition: str  # searched | no-api | announced | not-searched
     terms: tuple[str, ...] = ()  # what it names (the searched ones when searched)
     hits: int = 0  # what the searches for it returned
     why: str = ""  # no-api: why it names nothing this code can use; not-searched: what stopped
@@ -85,6 +85,11 @@ class Accounting:
     @property
     def open_items(self) -> tuple[ItemAccount, ...]:
         return tuple(i for i in self.items if i.disposition == "not-searched")
+
+    @property
+    def announced(self) -> tuple[ItemAccount, ...]:
+        """The items that announce a break no search can clear."""
+        return tuple(i for i in self.items if i.disposition == "announced")
 
     @property
     def unresolved(self) -> tuple[NameAccount, ...]:

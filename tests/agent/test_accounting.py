@@ -15,7 +15,7 @@ def _notes(ledger: Ledger, items: list[dict]) -> None:
     ledger.record_changelog("Lib", {"found": True, "items": items, "candidates": []})
 
 
-def test_each_item_searched_set_aside_as_naming_no_api_or_left_open():
+def test_each_item_searched_set_aside_announced_or_left_open():
     ledger = Ledger()
     _notes(ledger, [
         {"version": "2.0.0", "text": "`load()` now requires `Loader`", "category": "breaking",
@@ -28,6 +28,8 @@ def test_each_item_searched_set_aside_as_naming_no_api_or_left_open():
          "terms": []},
         {"version": "2.0.0", "text": "[**closed**] Lib breaking with strict mode #170",
          "category": "breaking", "terms": []},
+        {"version": "2.0.0", "text": "Remove legacy placement", "category": "breaking",
+         "terms": [], "unclearable": True},
     ])  # fmt: skip
     ledger.record_search(SearchFact("search_symbol", "lib", "lib.load", 3))
     ledger.record_search(SearchFact("search_code", "", "unrelated", 9))
@@ -39,9 +41,13 @@ def test_each_item_searched_set_aside_as_naming_no_api_or_left_open():
         ("not-searched", 0, ""),
         ("no-api", 0, "names no API this code could call"),
         ("no-api", 0, "a closed issue's title: a report"),
+        ("announced", 0, "announces a break no search can clear: read it against this code"),
     ]
     assert [i.text for i in got.open_items] == ["`dump_all` was removed"]
-    assert got.items_line() == "5 breaking item(s): 1 searched, 3 no-api, 1 not-searched"
+    assert [i.text for i in got.announced] == ["Remove legacy placement"]
+    assert got.items_line() == (
+        "6 breaking item(s): 1 searched, 3 no-api, 1 announced, 1 not-searched"
+    )
 
 
 def test_a_package_not_imported_disposes_of_every_named_item():

@@ -211,6 +211,21 @@ def test_not_affected_needs_every_breaking_item_searched_not_only_one():
     assert check_conclusion(CALM, update=BIG, ledger=led).verdict == "not_affected"
 
 
+def test_not_affected_is_refused_while_an_item_announces_a_break_no_search_can_clear():
+    announced = {"version": "3.0.0", "text": "Remove Tooltip legacy placement",
+                 "category": "breaking", "terms": [], "unclearable": True}  # fmt: skip
+    led = _noted([ITEMS[0], announced])
+    led.record_search(SearchFact("search_symbol", "oldlib", "oldlib.load", 0))
+    with pytest.raises(Rejected, match=r"1 breaking item\(s\).*announce a break no search can "
+                       r"clear \(\u201cRemove Tooltip legacy placement\u201d\)"):  # fmt: skip
+        check_conclusion(CALM, update=BIG, ledger=led)
+    unknown = {**CALM, "verdict": "unknown", "reason": "the placement item is unread"}
+    assert check_conclusion(unknown, update=BIG, ledger=led).verdict == "unknown"
+    plain = _noted([ITEMS[0], {**announced, "unclearable": False}])
+    plain.record_search(SearchFact("search_symbol", "oldlib", "oldlib.load", 0))
+    assert check_conclusion(CALM, update=BIG, ledger=plain).verdict == "not_affected"
+
+
 def _hit(led: Ledger, hid: str, symbol: str, evidence: str = "strong") -> None:
     led.add_hit(HitFact(hid, "app.py", 3, 1, "oldlib.dump_all(x)", "code", evidence, "",
                         "s1", "search_symbol", symbol))  # fmt: skip

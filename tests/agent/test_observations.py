@@ -61,3 +61,34 @@ def test_a_release_whose_section_was_left_out_of_what_was_read_is_not_covered():
                              published=["2.0.0", "2.1.0"], analysed=shown)  # fmt: skip
     cov = range_coverage(update, result, [ReadSection("c1.s1", shown[0], [])])
     assert "2.0.0" in cov.missing
+
+
+def test_the_summary_marks_the_items_that_announce_a_break_no_search_can_clear():
+    from depbot.agent.observations import changelog_summary
+    from depbot.core.fence import fence
+
+    update = Update("npm", "ui", "1.9.0", "2.0.0")
+    items = [
+        Item("`Tooltip.legacy` was removed", "breaking", (Candidate("Tooltip.legacy"),)),
+        Item("Remove Tooltip legacy placement", "breaking"),
+        Item("Node 12 is no longer supported", "runtime"),
+        Item("Remove the `debug` dependency", "breaking"),
+        Item("BREAKING: a timeout now rejects the promise", "breaking"),
+    ]
+    body = "\n".join(f"- {it.text}" for it in items)
+    section = Section("2.0.0", "## 2.0.0", body, "o/r:CHANGELOG.md@v2", 1, 9)
+    read = [ReadSection("c1.s1", section, items)]
+    result = ChangelogResult("npm", "ui", "1.9.0", "2.0.0", [section])
+
+    def real_fence(text: str, source: str, limit: int) -> str:
+        return fence(text, source=source, nonce="n0", limit=limit)
+
+    obs = changelog_observation("c1", update, result, read, [], real_fence)
+    got = changelog_summary(result, obs.body, read)["items"]
+    assert [(i["text"], bool(i.get("unclearable"))) for i in got] == [
+        ("`Tooltip.legacy` was removed", False),
+        ("Remove Tooltip legacy placement", True),
+        ("Node 12 is no longer supported", False),
+        ("Remove the `debug` dependency", False),
+        ("BREAKING: a timeout now rejects the promise", True),
+    ]
