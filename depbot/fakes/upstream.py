@@ -16,7 +16,8 @@ What it answers, in the real wire formats:
 
 - ``GET /pypi/<name>/json`` (names PEP 503-normalized) and ``GET /npm/<name>`` (scoped
   names as ``@scope%2Fname``): registry metadata whose versions are the ``versions``
-  argument ∪ versions of changelog headings ∪ release tags ∪ meta ``versions``;
+  argument ∪ versions of changelog headings ∪ per-release notes files named by a version
+  (``release_notes/4.0.0.md``) ∪ release tags ∪ meta ``versions``;
 - ``GET /npm/<name>/<version>``: one release's document, as the registry serves it (its
   package.json: ``bin``, dependencies, peers), from ``manifests/<version>.json`` or else
   from the version of the metadata (with the ``bin`` and dependency lists of
@@ -113,6 +114,8 @@ _HEADING_VERSION = re.compile(
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# a per-release notes file named by its version (release_notes/4.0.0.md, docs/changes/v2.1.rst)
+_NOTES_FILE_VERSION = re.compile(r"^v?(\d+(?:\.\d+){1,2})\.(?:md|markdown|rst|txt)$", re.IGNORECASE)
 _REST_OK = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:[-\u2013\u2014/(]\s*.*|\(.*\)|)\s*$")
 
 
@@ -354,6 +357,8 @@ class FakeUpstream:
             for path, data in tree.items():
                 if _CHANGELOG_NAME.match(path.rsplit("/", 1)[-1]):
                     found += _versions_in(data.decode("utf-8", "replace"), eco)
+                elif m := _NOTES_FILE_VERSION.match(path.rsplit("/", 1)[-1]):
+                    found.append(m.group(1))  # a per-release notes file: the release exists
         for tag in pkg.tags:
             m = _TAG_VERSION.search(tag)
             if m:

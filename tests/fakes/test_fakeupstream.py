@@ -249,6 +249,20 @@ def test_the_registry_publishes_the_versions_of_backticked_headings(tmp_path):
         assert {"0.16.0", "1.0.0", "1.0.4"} <= set(info.versions)
 
 
+def test_the_registry_publishes_the_releases_of_per_release_notes_files(tmp_path):
+    # release_notes/4.0.0.md exists because 4.0.0 was released: a real registry lists it
+    root = tmp_path / "upstream" / "npm" / "runner"
+    (root / "release_notes").mkdir(parents=True)
+    (root / "meta.json").write_text('{"repository": "https://github.com/o/runner"}')
+    for v in ("4.0.0", "4.1.0", "v4.2.1"):
+        (root / "release_notes" / f"{v}.md").write_text(f"# Runner {v} Release Notes\n")
+    (root / "release_notes" / "README.md").write_text("index\n")
+    with FakeUpstream(tmp_path / "upstream", versions={("npm", "runner"): ["3.10.0"]}) as up:
+        http = _http(up)
+        info = Registries(http.settings, http).info("npm", "runner")
+        assert set(info.versions) == {"3.10.0", "4.0.0", "4.1.0", "4.2.1"}
+
+
 def test_one_release_document_from_its_package_json_or_a_manifest_alone(tmp_path):
     tool = tmp_path / "npm" / "tool" / "dist" / "2.0.0"
     tool.mkdir(parents=True)
