@@ -152,6 +152,7 @@ def _item_entries(
 
 
 _BREAKING_BUDGET = MAX_RESULT_CHARS * 3 // 4  # of a compact result, for its breaking items
+_ANNOUNCED_SHOWN = 5  # items not shown that announce a break no search can clear: quoted
 
 
 def _fit_breaking(
@@ -260,6 +261,13 @@ def changelog_observation(
     compact["breaking"], left_out = _fit_breaking(read, fence, breaking)
     if left_out:
         compact["breaking_not_shown"] = left_out
+        unclearable = unnamed_indices(Changelog.read(out))  # what the full reading announces
+        if unclearable:  # shown, as they keep not_affected unproven (a few, cut short)
+            short = _item_entries(read, fence, 160)[0]
+            compact["announced_not_shown"] = [
+                short[i]["item"] for i in unclearable[:_ANNOUNCED_SHOWN]
+            ]
+            compact["announced_not_shown_count"] = len(unclearable)
         compact["breaking_note"] = (
             f"{left_out} breaking item(s) that name nothing to search for are not shown: the "
             "list is over the limit of a result; they stay in the accounting of this update"

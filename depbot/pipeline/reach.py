@@ -125,7 +125,7 @@ def _named(
     code: CodeSearch, rules: Any, words: list[str], imports: set[tuple[str, int]]
 ) -> list[str]:
     """``path:line`` of each file line that names one of ``words`` as a word (the lines of
-    the ``imports`` whose names are never read aside)."""
+    the ``imports`` whose names are never read, and comments, aside)."""
     out: list[str] = []
     for w in dict.fromkeys(words):
         pattern = rules.word(w)
@@ -140,10 +140,22 @@ def _named(
                         out.append(f"`{w}` named in {path} (besides its dependency lists)")
                     continue
             for i, text in enumerate(lines, 1):
-                if pattern.search(text) and (path, i) not in imports:
+                if (path, i) not in imports and _names_outside_comments(
+                    code, pattern, path, i, text
+                ):
                     out.append(f"`{w}` named at {path}:{i}")
                     break
     return out
+
+
+def _names_outside_comments(
+    code: CodeSearch, pattern: Any, path: str, line: int, text: str
+) -> bool:
+    """Whether ``text`` (line ``line`` of ``path``) names the word outside a comment: a
+    commented-out ``// import Chart from 'chart.js'`` loads nothing."""
+    return any(
+        code.context_of(path, line, m.start() + 1) != "comment" for m in pattern.finditer(text)
+    )
 
 
 def _release_in_use(

@@ -140,6 +140,10 @@ class Changelog:
     sources_tried: tuple[str, ...] = ()
     coverage: Coverage | None = None  # None: the result has none
     breaking_lines_cut: bool = False  # lines about breaking changes cut to fit the budget
+    # breaking items left out of a result over its limit that announce a break no search can
+    # clear (the first few, fenced), and how many there are
+    announced_not_shown: tuple[str, ...] = ()
+    announced_not_shown_count: int = 0
 
     @classmethod
     def read(cls, d: JSON) -> Changelog:
@@ -157,6 +161,8 @@ class Changelog:
             sources_tried=tuple(str(t) for t in d.get("sources_tried") or []),
             coverage=Coverage.read(d["coverage"] or {}) if "coverage" in d else None,
             breaking_lines_cut=bool(d.get("breaking_lines_cut")),
+            announced_not_shown=tuple(str(t) for t in d.get("announced_not_shown") or []),
+            announced_not_shown_count=int(d.get("announced_not_shown_count") or 0),
         )
 
 

@@ -112,7 +112,10 @@ _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdow
 def unnamed_breaks(cl: Changelog) -> list[str]:
     """The breaking items of an update that may break (coverage needed) that announce a break
     or a change of behaviour without naming an API to search for: no search can clear them."""
-    return [" ".join(unfence(cl.breaking[i].item).split()) for i in unnamed_indices(cl)]
+    read = [" ".join(unfence(cl.breaking[i].item).split()) for i in unnamed_indices(cl)]
+    unshown = [" ".join(unfence(t).split()) for t in cl.announced_not_shown]
+    more = max(cl.announced_not_shown_count - len(unshown), 0)  # counted, not quoted
+    return read + unshown + ["(an item the result left out)"] * more
 
 
 def unnamed_indices(cl: Changelog) -> list[int]:

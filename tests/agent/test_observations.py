@@ -92,3 +92,31 @@ def test_the_summary_marks_the_items_that_announce_a_break_no_search_can_clear()
         ("Remove the `debug` dependency", False),
         ("BREAKING: a timeout now rejects the promise", True),
     ]
+
+
+def test_items_left_out_of_a_result_over_the_limit_still_say_they_announce_a_break():
+    from depbot.core.fence import fence
+    from depbot.planner.records import Changelog
+    from depbot.planner.unnamed import unnamed_breaks
+
+    def real_fence(text: str, source: str, limit: int) -> str:
+        return fence(text, source=source, nonce="n0", limit=limit)
+
+    prose = "This changes how charts are drawn in ways that most apps will notice. " * 6
+    items = [Item(f"`opt{i}` was removed. {prose}", "breaking", (Candidate(f"opt{i}"),))
+             for i in range(150)]  # fmt: skip
+    items += [Item(f"Remove the legacy placement {i}. {prose}", "breaking") for i in range(7)]
+    items += [Item(f"Renders {i} faster now. {prose}", "breaking") for i in range(140)]
+    body = "\n".join(f"- {it.text}" for it in items)
+    section = Section("3.0.0", "## v3 migration", body, "o/r:docs/v3-migration.md@v3", 1, 400)
+    read = [ReadSection("c1.s1", section, items)]
+    update = Update("npm", "charts", "2.9.4", "3.9.1")
+    result = ChangelogResult("npm", "charts", "2.9.4", "3.9.1", [section])
+    sent = json.loads(
+        success(changelog_observation("c1", update, result, read, [], real_fence)).content
+    )
+    assert sent["breaking_not_shown"] == 147
+    assert sent["announced_not_shown_count"] == 7 and len(sent["announced_not_shown"]) == 5
+    assert "Remove the legacy placement 0." in sent["announced_not_shown"][0]
+    said = unnamed_breaks(Changelog.read(sent))  # what the rules planner reads of it
+    assert len(said) == 7 and said[0].startswith("Remove the legacy placement 0.")

@@ -58,6 +58,15 @@ def test_its_command_in_a_workflow_reaches_it(tmp_path):
     assert not got.unreached and "`zclock` named at .github/workflows/times.yml:4" in got.reached
 
 
+def test_a_commented_out_import_reaches_nothing_but_a_string_naming_it_does(tmp_path):
+    repo, up = _world(tmp_path)
+    _write(repo, "src/old.js", "// import clock from 'zone-clock';\n/* zone-clock */\nexport {};\n")
+    assert _reach(repo, up).unreached
+    _write(repo, "src/load.js", "// the clock\nconst m = await import(name || 'zone-clock');\n")
+    got = _reach(repo, up)
+    assert not got.unreached and "`zone-clock` named at src/load.js:2" in got.reached
+
+
 def test_a_declared_package_that_asks_it_as_a_peer_reaches_it(tmp_path):
     got = _reach(*_world(tmp_path, peer=True))
     assert got.reached == ("ui-kit 2.0.0 needs it as a peer (`>=1`)",)
