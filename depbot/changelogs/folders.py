@@ -201,7 +201,9 @@ class FolderSource:
                 self._folder_changelog(run, repo, tree, base, tag)
                 if run.covered():
                     return
-        picked = self._pick_notes(run, notes_files(files, base))
+        found = notes_files(files, base)
+        _add_unlisted(run, found)
+        picked = self._pick_notes(run, found)
         for nf in picked:
             self._read_notes_file(run, repo, nf, tag)
             if run.covered():
@@ -373,6 +375,16 @@ def _names_a_break(body: str, package: str) -> bool:
 def _same_name(a: str, b: str) -> bool:
     norm = lambda s: re.sub(r"[-_.]+", "-", s.strip().lower())  # noqa: E731
     return norm(a) == norm(b)
+
+
+def _add_unlisted(run: FetchState, files: list[NotesFile]) -> None:
+    """A release of the range whose own notes file is in the tree is needed, listed by the
+    registry or not (an unpublished release, a registry that lists only some): its breaks
+    reach the update whatever the registry says."""
+    for nf in files:
+        v = version_key(run.eco, nf.version) if nf.version.count(".") >= 2 else None
+        if v is not None and not v.is_prerelease and run.lo < v <= run.hi and v not in run.needed:
+            run.needed[v] = nf.version
 
 
 def _file_version(eco: str, text: str) -> Version | None:

@@ -97,6 +97,28 @@ def test_docs_releases_per_version_read_only_the_range(up_dir):
     assert any(t.startswith("docs/releases/4.2.rst at main") for t in r.sources_tried)
 
 
+def test_a_release_the_registry_does_not_list_is_read_from_its_own_notes_file(up_dir):
+    # the registry lists 3.10.0 and 4.6.0 only (4.0.0 unpublished, say); the notes folder
+    # still holds the major's file, and its breaks are part of the update
+    root = "npm/runner"
+    write(up_dir, f"{root}/meta.json", meta("o/runner", ["3.10.0", "4.6.0"]))
+    write(up_dir, f"{root}/release_notes/release-4.0.0.md",
+          "# Runner 4.0.0 Release Notes\n\n## Breaking changes\n\n"
+          "* `Runner#onComplete` is no longer supported.\n")  # fmt: skip
+    write(
+        up_dir, f"{root}/release_notes/release-4.6.0.md", "# Runner 4.6.0 Release Notes\n\nDeps.\n"
+    )
+    write(
+        up_dir, f"{root}/release_notes/release-4.7.0.md", "# Runner 4.7.0 Release Notes\n\nNew.\n"
+    )
+    write(up_dir, f"{root}/release_notes/release-4.1.0-beta.1.md", "# 4.1.0-beta.1\n\nBeta.\n")
+    with FakeUpstream(up_dir) as up:
+        f, _ = make(up)
+        r = f.fetch("npm", "runner", "3.10.0", "4.6.0")
+    assert got(r) == ["4.6.0", "4.0.0"]
+    assert "onComplete" in r.sections[1].body
+
+
 def test_whatsnew_files_and_a_file_without_headings(up_dir):
     root = "pip/tables"
     write(up_dir, f"{root}/meta.json", meta("o/tables", ["1.5.0", "2.0.0"]))
