@@ -30,6 +30,7 @@ from typing import Any
 from depbot.agent.accounting import account, leaves, names_in, not_imported, searches_for_terms
 from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.core.fence import strip_invisible
+from depbot.records.accounting import Accounting
 from depbot.records.update import Update
 from depbot.records.verdict import BreakingChange, Hit, Verdict
 from depbot.records.versions import semver_promise
@@ -378,8 +379,9 @@ def _check_not_affected(
         )
     _check_unsearched(update, changelog, ledger)
     _check_shaped(update, ledger)
-    _check_items(update, ledger)
-    _check_announced(update, ledger)
+    accounted = account(update, ledger)
+    _check_items(update, accounted, ledger)
+    _check_announced(update, accounted, ledger)
     _check_strong_hits(update, changelog, ledger)
     _check_silent_and_blind(update, changelog, ledger)
     return reason
@@ -461,10 +463,10 @@ def _leaf(name: str) -> str:
     return name.rsplit(":", 1)[-1]
 
 
-def _check_items(update: Update, ledger: Ledger) -> None:
+def _check_items(update: Update, accounted: Accounting, ledger: Ledger) -> None:
     """Every breaking item that names something this code could use was searched for: a
     search that stopped before the end (a cap, a budget) leaves the update unknown."""
-    left = account(update, ledger).open_items
+    left = accounted.open_items
     if left and not _unreached(update.package, ledger):
         shown = _first_five([f"{i.version}: {', '.join(i.terms[:3])}" for i in left], "; ")
         raise Rejected(
@@ -475,11 +477,11 @@ def _check_items(update: Update, ledger: Ledger) -> None:
         )
 
 
-def _check_announced(update: Update, ledger: Ledger) -> None:
+def _check_announced(update: Update, accounted: Accounting, ledger: Ledger) -> None:
     """A breaking item that announces a break, a change of behaviour or a removal without a
     name to search for ("Remove Tooltip legacy placement") was cleared by no search: the
     update stays unknown, unless nothing in this checkout reaches the package."""
-    left = account(update, ledger).announced
+    left = accounted.announced
     if left and not _unreached(update.package, ledger):
         first = " ".join(left[0].text.split())[:160]
         raise Rejected(
