@@ -75,6 +75,14 @@ class Item:
     context: str = ""  # the heading or lead-in the item sits under
 
 
+# "- [Removal of `Severity` Enum](./MIGRATION.md#removal-of-severity-enum)": an entry of a
+# guide's table of contents, a link to a section of the same notes, read where it stands
+_CONTENTS_ENTRY = re.compile(
+    r"\[[^\[\]]{1,300}\]\((?:\.{1,2}/)?(?:[\w.-]+/){0,6}(?:[\w.-]+\.(?:md|mdx|markdown|rst))?"
+    r"#[\w.%-]{1,200}\)\W{0,3}"
+)
+
+
 def analyze_section(
     body: str, *, package: str = "", import_names: tuple[str, ...] = ()
 ) -> list[Item]:
@@ -83,8 +91,8 @@ def analyze_section(
     explained = ""  # a heading that names what is gone, searched: the text under it explains
     for raw in split_items(body):
         text = clean(raw.text)
-        if not text:
-            continue
+        if not text or _CONTENTS_ENTRY.fullmatch(raw.text.strip()):
+            continue  # a guide's table of contents: the section it points to is read there
         if explained and raw.context.strip() == explained and not raw.heading:
             if _explains(text, explained):  # "Previously, remove method used to …": how
                 continue

@@ -89,8 +89,12 @@ _GONE_VERBS = (
     "support", "accepted", "accepts", "accept", "allowed", "provided", "provides", "works", "work",
     "usable", "part", "shipped", "included", "be", "read", "recognized", "recognised",
     "understood", "honoured", "honored", "has", "have", "takes", "take", "valid",
-    "public", "documented", "there", "a", "an", "callable",
+    "public", "documented", "there", "a", "an", "callable", "re-export", "re-exports",
+    "re-exported", "reexport", "reexports", "reexported",
 )  # fmt: skip
+# "you no longer need the side effect import", "`x` is no longer required": a demand relaxed,
+# which code that still meets it does not break; neither gone nor behaving differently
+_RELAXED_VERBS = frozenset("need needs needed necessary required mandatory".split())
 # active verbs whose object says what is gone only when it is a name ("no longer accepts
 # `timeout`"); with a plain-words object ("no longer accepts unsigned tokens") the API stays
 # and the values it takes changed
@@ -98,7 +102,7 @@ _OBJECT_VERBS = frozenset(
     "accepts accept takes take supports support provides has have allows allow".split()
 )
 _NAMED_OBJECT = re.compile(r"\s+((the|a|an|any)\s+)?(`|:\w+:`)")
-_NO_LONGER = re.compile(r"\bno\s+longer\s+(\w+)(?:\s+(\w+))?", re.I)
+_NO_LONGER = re.compile(r"\bno\s+longer\s+((?:re-?)?\w+)(?:\s+(\w+))?", re.I)
 REMOVAL_PHRASE = re.compile(
     r"""(?ix)
     \b(is|are|was|were|has\s+been|have\s+been|got|get)\s+(now\s+)?(removed|deleted|dropped|gone|renamed|
@@ -322,6 +326,8 @@ def is_gone_no_longer(sentence: str) -> bool | None:
         if verb == "be" and nxt in ("used", "loaded", "imported", "required", "called", "passed",
                                     "accessed", "set", "given", "found", "needed", "supported"):  # fmt: skip
             return True
+        if verb in _RELAXED_VERBS:
+            continue
         if verb in _OBJECT_VERBS and not _NAMED_OBJECT.match(sentence, m.end(1)):
             found = False  # "no longer accepts unsigned tokens": what it takes narrowed
             continue
@@ -375,7 +381,8 @@ def categorize(text: str, context: str, parent: str) -> str:
         and not re.search(r"\b(removed|deleted|renamed|drop(ped)? support)\b", t, re.I)
     ):
         return "info"
-    spans = [s for s in code_spans(t) if not re.fullmatch(r"[\d.x*]+", s)]
+    # a version ("`18.x`") or a scoped package ("`@scope/node`") names no API of the package
+    spans = [s for s in code_spans(t) if not re.fullmatch(r"[\d.x*]+|@[\w.-]+/[\w.-]+", s)]
     if (
         _RUNTIME.search(t)
         and not spans

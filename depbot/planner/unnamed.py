@@ -71,7 +71,7 @@ _REMOVED_UNNAMED = re.compile(
     r"components?|commands?|flags?|arguments?|parameters?|hooks?|events?|aliases?|helpers?|"
     r"settings?|support\s+for(?!\s+(?:python|node|nodejs|node\.js|ie\b|internet|older|old|"
     r"legacy\s+(?:browsers|node|python)|browsers|java|ruby|php|deno|bun|pypy|cpython|windows|"
-    r"macos|linux|v?\d)))\b",
+    r"macos|linux|v?\d)))\b(?!-\w)",  # "class-based integrations": a kind word as an adjective
     re.I,
 )
 # "Remove Tooltip legacy placement", "Removed the old sizing": an item that leads with a

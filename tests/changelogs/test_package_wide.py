@@ -68,3 +68,38 @@ def test_a_kebab_case_rule_or_option_removed_is_a_configuration_key():
     # not a removal, or no configuration noun: nothing of the kind
     none, _ = extract_candidates("The `string-quotes` rule now accepts `backtick`.", package="lint")
     assert ("string-quotes", "config_key") not in {(c.symbol, c.kind) for c in none}
+
+
+def test_a_runtime_statement_naming_scoped_packages_is_a_runtime_item():
+    from depbot.changelogs.items import categorize
+
+    # the spans name the vendor's packages, not an API of the package: still a runtime floor
+    text = ("**Node.js**: We now officially support Node 14.18+ for our CJS package. This applies "
+            "to `@acme/node` and all of our server-side SDKs (`@acme/next`). We no longer "
+            "support Node 8.")  # fmt: skip
+    assert categorize(text, "Breaking changes", "") == "runtime"
+    # a span that names code keeps it an item to read
+    assert categorize("Node 18+ is required for `fetchAll`.", "Breaking changes", "") == "breaking"
+
+
+def test_a_re_export_that_ends_removes_the_name():
+    cands, _ = extract_candidates("`makeSchema` is no longer re-exported.", package="lib")
+    assert [(c.symbol, c.kind) for c in cands] == [("makeSchema", "name")]
+
+
+def test_a_guide_s_table_of_contents_is_read_where_its_sections_stand():
+    from depbot.changelogs.breaking import analyze_section
+
+    body = (
+        "### Breaking\n\n"
+        "- [Removal of class-based integrations](./MIGRATION.md#removal-of-class-based)\n"
+        "- [Removal of `Severity` Enum](#removal-of-severity-enum)\n\n"
+        "#### Removal of `Severity` Enum\n\nThe `Severity` enum has been removed.\n"
+    )
+    texts = [i.text for i in analyze_section(body, package="lib")]
+    assert texts == ["Removal of `Severity` Enum", "The `Severity` enum has been removed."]
+    # a link to another site is not a contents entry: the item stays
+    other = analyze_section(
+        "### Breaking\n\n- [Removed `walk`](https://x.org/pr/1)\n", package="lib"
+    )
+    assert [i.text for i in other] == ["Removed `walk`"]

@@ -162,3 +162,25 @@ def test_lines_of_breaking_notes_cut_to_fit_keep_the_verdict_unknown():
     assert conclude(named("bindCallback"))["verdict"] == "not_affected"  # nothing cut: safe
     # lines cut where the budget kept every breaking line said no break: nothing unread
     assert conclude(cut)["verdict"] == "not_affected"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a demand relaxed: code that still meets it does not break (stop 51)
+        "For Node SDKs you no longer need the side effect import, you can remove all "
+        "references to `@scope/tracing`.",
+        "Calling `init()` first is no longer required.",
+        # "class-based": the kind word as an adjective, not a class that was removed
+        "Removal of class-based integrations",
+    ],
+)
+def test_a_relaxed_demand_or_a_kind_word_as_an_adjective_is_no_unnamed_break(text):
+    args = conclude(named(), unnamed(text))
+    assert args["verdict"] == "not_affected", args["reason"]
+    # the same sentences that remove or change something still keep the verdict open
+    assert conclude(named(), unnamed("Removal of class helpers"))["verdict"] == "unknown"
+    assert (
+        conclude(named(), unnamed("The side effect import is now required."))["verdict"]
+        == "unknown"
+    )
