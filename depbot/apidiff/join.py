@@ -197,6 +197,10 @@ def _first_keyword_only(changes: list[ApiChange]) -> list[ApiChange]:
     return [c for c in changes if not _now_keyword_only(c) or first[c.path] is c]
 
 
+# a change of what the module object is → how a use makes it (``default_import``'s arg)
+SHAPE_KINDS = {"not_constructible": "new", "now_class": "call"}
+
+
 def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     """A root default export gone: does a ``require`` of the module object call it?"""
     module_objects = [
@@ -206,6 +210,9 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     ]
     gone = any(c.kind == "default_removed" and c.path == report.package for c in diff.changes)
     wanted = [Query(report.package, "default_import")] if gone and module_objects else []
+    for change in diff.changes:  # `new Lib(…)` of an arrow function, `Lib(…)` of a class
+        if change.kind in SHAPE_KINDS and change.path == report.package:
+            wanted.append(Query(report.package, "default_import", arg=SHAPE_KINDS[change.kind]))
     for change in diff.changes:
         if change.kind in OPTION_KINDS:
             wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
@@ -256,6 +263,10 @@ def _sentence(change: ApiChange) -> str:
         "subpath_closed": f"{change.path} is no longer an entry point (exports)",
         "subpath_removed": f"{change.path} is gone from the package (no such file)",
         "default_removed": f"{change.path} has no default export",
+        "not_constructible": f"{change.path}'s module object is no constructor now "
+        f"({change.detail}): `new` of it throws",
+        "now_class": f"{change.path}'s module object is a class now ({change.detail}): "
+        "calling it without `new` throws",
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
         "option_removed": f"{change.path} no longer takes the {change.detail} option",
@@ -319,6 +330,9 @@ def _npm_uses(
             if h.context == "code" and (h.path, h.line) not in seen:
                 hits.append(h)  # `const x = require('pkg'); x(...)`: the module object called
         return hits
+    if change.kind in SHAPE_KINDS:
+        made = answers.get(Query(path, "default_import", arg=SHAPE_KINDS[change.kind]))
+        return [h for h in (made.hits if made is not None else []) if h.context == "code"]
     if change.kind == "export_removed":  # a type's import too: erased at run time, but the
         mine = [s for s in sites if s.module == path]  # compiler stops at a name gone
         return [s for s in mine if change.detail in s.names.values()]

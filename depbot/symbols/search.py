@@ -759,7 +759,7 @@ class SymbolSearch:
             names = (*self.import_names(ecosystem, package), package)
             return config_file_uses(self.code, symbol, names)
         if kind in ("module", "default_import", "subpath", "module_path"):
-            return self._import_kind(ecosystem, package, symbol, kind)
+            return self._import_kind(ecosystem, package, symbol, kind, query.arg.strip())
         if kind == "returned_member":  # `q.remove` with `const q = useQuery(…)`
             return self._returned_member(ecosystem, package, symbol, query.arg.strip())
         if kind == "command":  # "Remove the `python -m pkg.serving` CLI": the lines that run it
@@ -799,7 +799,12 @@ class SymbolSearch:
         texts = {p: self._text(p) for p in rep.files}
         return returned_member_uses(self.used_names(ecosystem, package), texts, maker, member)
 
-    def _import_kind(self, ecosystem: str, package: str, symbol: str, kind: str) -> SymbolResult:
+    def _import_kind(
+        self, ecosystem: str, package: str, symbol: str, kind: str, arg: str = ""
+    ) -> SymbolResult:
+        """The import sites a break of ``kind`` reaches; ``default_import`` with ``arg``
+        ``new`` / ``call``: only where the module object is made with ``new`` / called
+        without it (the release's module object is no constructor now / a class now)."""
         rep = self.report(ecosystem, package)
         hits: list[SymbolHit] = []
         excluded: dict[str, int] = {}
@@ -827,6 +832,22 @@ class SymbolSearch:
                 else:
                     skip("ES module import (unaffected)")
                     continue
+            elif kind == "default_import" and arg in ("new", "call"):
+                if site.subpath:
+                    continue
+                local = next((k for k, v in site.names.items() if v in ("*", "default")), "")
+                if not local:
+                    skip("named imports only")
+                    continue
+                at = self._made_line(site.path, local, arg == "new")
+                if at is None:
+                    skip("never made with new" if arg == "new" else "only made with new")
+                    continue
+                line, text = at
+                how = f"new {local}(...)" if arg == "new" else f"{local}(...) without new"
+                hits.append(SymbolHit(site.path, line, 0, text, "code", "strong",
+                                      f"{how}: {local} is the module object of {site.module}"))  # fmt: skip
+                continue
             elif kind == "default_import":
                 if site.subpath:
                     continue  # a deep import is not the package root's default export
@@ -899,6 +920,19 @@ class SymbolSearch:
         ]  # fmt: skip
         note = f"{len(hits)} import(s) of {other}" if hits else f"no import of {other}"
         return SymbolResult(other, "other_package", hits, len(hits), False, {}, note)
+
+    def _made_line(self, path: str, local: str, constructed: bool) -> tuple[int, str] | None:
+        """The first line (1-based, with its text) where ``local`` is made with ``new``
+        (``constructed``) or called without it, outside comments."""
+        name = re.escape(local)
+        pattern = rf"\bnew\s+{name}\s*\(" if constructed else rf"(?<![\w$.])(?<!new\s){name}\s*\("
+        for number, line in enumerate(self.code.read_lines(path), 1):
+            code = line.split("//", 1)[0]
+            if code.lstrip().startswith(("*", "/*")):
+                continue
+            if re.search(pattern, code):
+                return number, line.strip()
+        return None
 
     def _called_directly(self, path: str, local: str) -> bool:
         """Whether ``local(...)`` is called as a function somewhere in the file."""

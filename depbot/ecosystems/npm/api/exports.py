@@ -208,7 +208,7 @@ def _body_members(body: tree_sitter.Node | None, *, nested: bool) -> list[str]:
 _NEVER = re.compile(r"(\(\s*\)\s*=>\s*never|\)\s*:\s*never)\s*;?\s*$")
 
 
-def _resolve(base: Path, spec: str, root: Path) -> Path | None:
+def resolve_relative(base: Path, spec: str, root: Path) -> Path | None:
     if not spec.startswith("."):
         return None
     stem = (base.parent / spec).resolve()
@@ -253,7 +253,7 @@ def _export_statement(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _C
         spec = node_text(source)
         if not spec.startswith(".") and ctx.foreign is not None:  # another package's names
             return names | {n for n in ctx.foreign(spec) or () if n != "default"}
-        target = _resolve(ctx.file, spec, ctx.root)
+        target = resolve_relative(ctx.file, spec, ctx.root)
         if target is not None:
             deeper = file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
             names |= {n for n in deeper if n != "default"}
@@ -273,7 +273,7 @@ def _members_passed(
     if source is None:
         found = [m for name, _ in specs for m in value_members(program, name)]
     else:
-        target = _resolve(ctx.file, node_text(source), ctx.root)
+        target = resolve_relative(ctx.file, node_text(source), ctx.root)
         seen = {ctx.file}  # its own walk: the names it re-exports were read for no members
         deeper = (
             file_exports(target, ctx.root, ctx.depth + 1, seen, ctx.foreign) if target else set()
@@ -285,7 +285,7 @@ def _members_passed(
     return out
 
 
-def _loaded_spec(node: tree_sitter.Node) -> str | None:
+def loaded_spec(node: tree_sitter.Node) -> str | None:
     """`module.exports = require('./lib/sequelize')`: the relative specifier of the file of the
     release whose names are the module's (None: not such a statement)."""
     expression = node.named_children[0] if node.named_children else None
@@ -453,12 +453,14 @@ def file_exports(
     ctx = _Context(file, root, depth, seen, foreign)
     names: set[str] = set()
     loaded = unread_load = False  # an entry that loads one of two builds (by environment)
-    for node in _statements(program):
+    for node in top_statements(program):
         if node.type == "export_statement":
             names |= _export_statement(node, program, ctx)
         elif node.type == "expression_statement":
-            spec = _loaded_spec(node)  # `module.exports = require('./lib')`: that file's
-            target = _resolve(ctx.file, spec, ctx.root) if spec else None  # names, default or not
+            spec = loaded_spec(node)  # `module.exports = require('./lib')`: that file's
+            target = (
+                resolve_relative(ctx.file, spec, ctx.root) if spec else None
+            )  # names, default or not
             if target is not None:
                 names |= file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign)
                 loaded = True
@@ -473,13 +475,15 @@ def file_exports(
         names.add("default")
     names |= _members_of_exported(program)
     names |= umd_exports(program) or set()  # `module.exports = factory()` inside a wrapper
-    made = Instances(parse, lambda base, spec: _resolve(base, spec, root)).members(file, program)
+    made = Instances(parse, lambda base, spec: resolve_relative(base, spec, root)).members(
+        file, program
+    )
     names |= {UNSEEN} if made is None else made
     names |= returned_members(program, names, _loader(ctx))  # `createClient().head`
     return names - {"", "__esModule"}
 
 
-def _statements(program: tree_sitter.Node):
+def top_statements(program: tree_sitter.Node):
     """The file's top-level statements, and those of a top-level ``if`` and its ``else``
     (``if (!process.env.CLIENT_ONLY) { module.exports.createServer = … }``)."""
     for node in program.named_children:
@@ -515,7 +519,7 @@ def _copied(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _Context) ->
     if not re.fullmatch(r"[A-Za-z_$][\w$]*", source) or not _copies(call, source):
         return set()
     spec = _required_by(program, source)
-    target = _resolve(ctx.file, spec, ctx.root) if spec.startswith(".") else None
+    target = resolve_relative(ctx.file, spec, ctx.root) if spec.startswith(".") else None
     if target is None:
         return set()
     return file_exports(target, ctx.root, ctx.depth + 1, ctx.seen, ctx.foreign) - {"default"}
@@ -543,7 +547,7 @@ def _copies(call: tree_sitter.Node, source: str) -> bool:
 
 def _required_by(program: tree_sitter.Node, name: str) -> str:
     """The relative specifier a top-level ``var name = require('./x')`` loads ('' if none)."""
-    for node in _statements(program):
+    for node in top_statements(program):
         if node.type not in ("variable_declaration", "lexical_declaration"):
             continue
         for declarator in node.named_children:
@@ -567,7 +571,11 @@ def _loader(
         if ctx.depth >= MAX_DEPTH:
             return None
         relative = spec.startswith(".")
-        target = _resolve(ctx.file, spec, ctx.root) if relative else _self_resolve(ctx.root, spec)
+        target = (
+            resolve_relative(ctx.file, spec, ctx.root)
+            if relative
+            else _self_resolve(ctx.root, spec)
+        )
         program = parse(target) if target is not None else None
         if target is None or program is None:
             return None
@@ -608,7 +616,9 @@ def _self_resolve(root: Path, spec: str) -> Path | None:
 
     walk(entry, False)
     for rel in [*targets, f"{sub}/index.d.ts", f"{sub}.d.ts"]:
-        found = _resolve(root / "package.json", rel if rel.startswith(".") else "./" + rel, root)
+        found = resolve_relative(
+            root / "package.json", rel if rel.startswith(".") else "./" + rel, root
+        )
         if found is not None:
             return found
     return None

@@ -28,6 +28,7 @@ from depbot.ecosystems.npm.api.params import (
     positional_limit,
     signatures,
 )
+from depbot.ecosystems.npm.api.shape import module_shape
 from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
 from depbot.records.api import ApiChange
 
@@ -437,10 +438,34 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
     for subpath in _shared_subpaths(old, new):
         changes += _name_changes(old, new, pkg, subpath, notes)
     changes += _option_changes(old, new, pkg)
+    changes += _shape_changes(old, new, pkg)
     if engines_raised(old, new):
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
     return changes
+
+
+def _root_shape(package: NpmPackage) -> tuple[str | None, str]:
+    """The shape of the module object ``require('pkg')`` gives (``shape.module_shape``), and
+    the entry file it was read from."""
+    for target in _targets(package, "."):
+        entry = _entry_file(package, target)
+        if entry is not None and entry.name.endswith(JS_SUFFIXES):
+            return module_shape(entry, package.root), entry.relative_to(package.root).as_posix()
+    return None, ""
+
+
+def _shape_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
+    """The module object no longer a constructor (a function or class became an arrow
+    function: ``new`` of it throws), or now a class (a plain call of it throws)."""
+    before, _ = _root_shape(old)
+    after, file = _root_shape(new)
+    where = f"{new.label} · {file} · module.exports"
+    if before in ("function", "class") and after == "arrow":
+        return [ApiChange("not_constructible", pkg, f"{before} → arrow function", where)]
+    if before == "function" and after == "class":
+        return [ApiChange("now_class", pkg, "function → class", where)]
+    return []
 
 
 def _pattern_to_nothing(package: NpmPackage, subpath: str) -> bool:

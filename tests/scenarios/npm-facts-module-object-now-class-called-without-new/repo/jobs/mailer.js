@@ -1,0 +1,3 @@
+import Queue from "queuekit";
+
+export const mail = new Queue({ name: "mail" });
