@@ -70,6 +70,11 @@ class Services(Protocol):
         """What may load the update's package besides an import (``pipeline/reach.py``)."""
         ...
 
+    def unloaded(self, path: str) -> str | None:
+        """Why nothing in the checkout may load the JS/TS file ``path`` (``symbols.loaded``);
+        None when something may."""
+        ...
+
 
 def checked_uses(
     services: Services, update: Update, diff: ApiDiff

@@ -45,7 +45,7 @@ from depbot.agent.schema import validate
 from depbot.agent.services import Hit, Services, checked_uses
 from depbot.agent.specs import MAX_CALLS_PER_REPLY, SCHEMAS, SEARCH_TOOLS, tool_specs
 from depbot.apidiff.fates import fates
-from depbot.apidiff.join import Finding, fate_findings, join
+from depbot.apidiff.join import Finding, fate_findings, join, weaken_unloaded
 from depbot.changelogs.breaking import analyze_section, deprecated_names
 from depbot.changelogs.deprecated import fill_removed_deprecations
 from depbot.changelogs.sections import version_key
@@ -472,6 +472,7 @@ class Toolbox:
             )
         joined = join(got.diff, report, answers, got.artifact)
         joined.findings += fate_findings(got.diff, used, joined, got.artifact)
+        joined.findings = [weaken_unloaded(f, self.services.unloaded) for f in joined.findings]
         found = [self._finding(update, did, f) for f in joined.findings + joined.deprecated]
         notes = notes + joined.notes + list(got.problems)
         return api_observation(did, update, got, found, notes, self._fence, used)

@@ -10,14 +10,15 @@ object of unknown type. Deprecated names in use are reported apart: never a brea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 from depbot import ecosystems
 from depbot.apidiff.fates import Fates
 from depbot.records.api import ApiChange, ApiDiff, Deprecation
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
+from depbot.symbols.loaded import unloaded_use
 
 MAX_QUERIES = 16  # symbol searches per update; the rest are counted in a note
 PARAM_GONE = ("param_removed", "param_renamed")
@@ -433,6 +434,20 @@ def join(
                 )  # fmt: skip
             )
     return JoinResult(findings, deprecated, list(diff.notes))
+
+
+def weaken_unloaded(finding: Finding, unloaded: Callable[[str], str | None]) -> Finding:
+    """``finding`` with each use in a file nothing in the checkout loads (``unloaded`` says
+    why) made weak (``symbols.loaded``): a finding whose uses are all such is weak."""
+    hits: list[UseHit] = []
+    for h in finding.hits:
+        strong = not isinstance(h, SymbolHit) or (h.evidence == "strong" and h.context != "comment")
+        why = unloaded(h.path) if strong else None
+        hits.append(unloaded_use(h, why) if why else h)
+    if hits == finding.hits:
+        return finding
+    weak = all(isinstance(h, SymbolHit) and h.evidence != "strong" for h in hits)
+    return replace(finding, hits=hits, strength="weak" if weak else finding.strength)
 
 
 def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str) -> list[Finding]:

@@ -89,6 +89,9 @@ class LiveServices:
     def in_secret_block(self, path: str, line: int) -> bool:
         return self.code.in_private_key_block(path, line)
 
+    def unloaded(self, path: str) -> str | None:
+        return self.symbols.unloaded(path)
+
     def names_used(self, ecosystem: str, package: str) -> set[str]:
         """The identifiers of the Python files that import ``package`` (npm: none needed)."""
         if ecosystems.get(ecosystem).language != "python":

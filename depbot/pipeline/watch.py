@@ -228,6 +228,9 @@ class Watched:
         call = lambda: self._inner.who_loads(update)  # noqa: E731
         return self._guarded("who_loads", update.ecosystem, update.package, call, "registry")
 
+    def unloaded(self, path: str) -> Any:
+        return self._inner.unloaded(path)
+
     def names_used(self, ecosystem: str, package: str) -> Any:
         call = lambda: self._inner.names_used(ecosystem, package)  # noqa: E731
         return self._guarded("names_used", ecosystem, package, call, "use_check")

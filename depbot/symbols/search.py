@@ -32,6 +32,7 @@ from depbot.symbols.commands import command_uses
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.floors import floor_uses
+from depbot.symbols.loaded import Loaded, unloaded_use
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
@@ -67,6 +68,7 @@ class SymbolSearch:
         self._members: dict[tuple[str, str, str, str], Binding | None] = {}
         self._callbacks: dict[tuple[str, str, str, int], Binding | None] = {}
         self._aliases: list[jsaliases.Aliases] | None = None
+        self._loaded = Loaded(code)
 
     # -- shared lookups -------------------------------------------------------------------
 
@@ -751,6 +753,22 @@ class SymbolSearch:
     # -- the search -----------------------------------------------------------------------------
 
     def search(self, query: SymbolQuery) -> SymbolResult:
+        """The uses of ``query``; in JavaScript, a use in a file nothing in the checkout loads
+        is weak (``symbols.loaded``): it may never run."""
+        result = self._search(query)
+        if ecosystems.get(query.ecosystem).language != "javascript":
+            return result
+        hits = []
+        for h in result.hits:
+            why = self._loaded.unloaded(h.path) if h.evidence == "strong" else None
+            hits.append(unloaded_use(h, why) if why and h.context != "comment" else h)
+        return replace(result, hits=hits)
+
+    def unloaded(self, path: str) -> str | None:
+        """Why nothing in the checkout may load ``path`` (``symbols.loaded``), or None."""
+        return self._loaded.unloaded(path)
+
+    def _search(self, query: SymbolQuery) -> SymbolResult:
         symbol = query.symbol.strip()
         if not symbol:
             raise ToolError("symbol is empty")

@@ -112,5 +112,8 @@ class FakeServices:
         self._called("who_loads", update.package)
         return self.reach.get(update.package, Reach(unseen=("not in this fake",)))
 
+    def unloaded(self, path: str) -> str | None:
+        return None  # every file is loaded: the fake has no checkout to read
+
     def names_used(self, ecosystem: str, package: str) -> set[str]:
         return {w for body in self.files.values() for w in re.findall(r"[A-Za-z_]\w*", body)}

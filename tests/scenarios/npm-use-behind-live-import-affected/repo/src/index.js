@@ -1,0 +1,4 @@
+import { makeStore } from "./store/createStore";
+import { render } from "./view";
+
+render(makeStore());

@@ -1,0 +1,5 @@
+import { List } from "seqkit";
+
+export default function reducer(state = { items: List() }) {
+  return state;
+}
