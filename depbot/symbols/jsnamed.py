@@ -15,6 +15,13 @@ from depbot.symbols.javascript import unclosed_before, without_line_comments
 WINDOW = 20_000  # characters read each side of the key
 MAX_LEVELS = 3  # objects climbed from the key's own object to the one that names the package
 _RESOLVE = re.compile(r"require\s*\.\s*resolve\s*$")
+# a string that names a package by its role in a tool (`css-loader`, `some-plugin`) or by
+# its scope (`@babel/preset-env`); a plain value (`'production'`) names none
+PACKAGE_NAME = re.compile(
+    r"@[a-z0-9][\w.-]*/[a-z0-9][\w./-]*(?:\?.*)?"
+    r"|(?:[a-z0-9][\w.-]*[-.])?(?:loader|plugin|preset|transformer|middleware)s?(?:[-.][\w.-]+)?"
+    r"(?:/[\w./-]+)?(?:\?.*)?"
+)
 
 
 def _top_strings(text: str, opener: int) -> list[str]:

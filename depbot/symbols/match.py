@@ -392,6 +392,10 @@ class Matcher(CallShapeRules):
                 "strong",
                 f"sets {self.leaf} in the options given beside the name '{self.package}'",
             )
+        other = self._named_other(h)
+        if other:  # `{ loader: 'css-loader', options: { sourceMap } }`: that package's option
+            self.skip(f"an option of {other}, named beside it")
+            return None
         if self.kind == "arg_kind":  # `{ extraReducers: {…} }`
             return self._value_kind(h, use)
         if self.kind == "parameter":
@@ -469,6 +473,17 @@ class Matcher(CallShapeRules):
             return False
         pos = starts[h.line - 1] + h.col - 1
         return jsnamed.names_package(jsnamed.names(text, pos), self.package)
+
+    def _named_other(self, h: Any) -> str:
+        """The other package a string beside the key's object names (``{ loader:
+        'css-loader', options: {…} }``, ``['some-plugin', {…}]``), or ""."""
+        text, starts, _, _ = self.o.js_facts(h.path)
+        if h.line < 1 or h.line > len(starts):
+            return ""
+        strings = jsnamed.names(text, starts[h.line - 1] + h.col - 1)
+        if jsnamed.names_package(strings, self.package):
+            return ""
+        return next((s for s in strings if jsnamed.PACKAGE_NAME.fullmatch(s)), "")
 
     def _js_import_of_leaf(self, path: str, line: int) -> Any:
         """The import of this package on ``line`` that binds the leaf as an imported member, if any."""

@@ -258,3 +258,21 @@ def test_a_function_the_notes_name_is_not_an_option_key_of_the_same_name(tmp_pat
     called = _search(tmp_path, SymbolQuery("npm", "imgkit", "tint", arg="call"))
     assert [(h.path, h.line) for h in called.hits] == [("src/old.ts", 2)]
     assert called.excluded.get("an option key, not the function the notes name") == 1
+
+
+def test_an_option_beside_another_loader_s_name_is_that_loader_s(tmp_path):
+    # stop 51: `{ loader: 'css-loader', options: { sourceMap } }` is css-loader's option; a
+    # plain value beside a key (`mode: 'development'`) names no package
+    write_tree(tmp_path, {
+        "webpack.config.js": "module.exports = { mode: 'development', module: { rules: [\n"
+                             "  { loader: 'css-loader', options: { sourceMap: true } },\n"
+                             "  ['@acme/preset-css', { sourceMap: true }],\n"
+                             "  { loader: 'inject-loader', options: { sourceMap: true } },\n"
+                             "] }, output: { sourceMap: true } };\n",
+    })  # fmt: skip
+    r = _search(tmp_path, SymbolQuery("npm", "inject-loader", "sourceMap", "parameter"))
+    assert [(h.line, h.evidence) for h in r.hits] == [(4, "strong"), (5, "weak")]
+    assert r.excluded == {
+        "an option of css-loader, named beside it": 1,
+        "an option of @acme/preset-css, named beside it": 1,
+    }
