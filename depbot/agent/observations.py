@@ -308,6 +308,7 @@ def changelog_summary(
                 item["unclearable"] = True
             n += 1
         items.append(item)
+    items = _once(items)
     return {
         "found": body["found"],
         "versions": [s["version"] for s in body["sections"]],
@@ -316,6 +317,20 @@ def changelog_summary(
         "coverage": body["coverage"],
         "items": items,
     }
+
+
+def _once(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each item once per release: notes that repeat a release's section (a generator that
+    lists each pre-release again under every later one) name the same item several times."""
+    kept: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for item in items:
+        key = (item["version"], item["text"], item["category"])
+        if key in kept:  # one reading of it announces what no search clears: so does the item
+            if item.get("unclearable"):
+                kept[key]["unclearable"] = True
+            continue
+        kept[key] = item
+    return list(kept.values())
 
 
 # -- searches ----------------------------------------------------------------------------------

@@ -115,7 +115,8 @@ def unnamed_breaks(cl: Changelog) -> list[str]:
     read = [" ".join(unfence(cl.breaking[i].item).split()) for i in unnamed_indices(cl)]
     unshown = [" ".join(unfence(t).split()) for t in cl.announced_not_shown]
     more = max(cl.announced_not_shown_count - len(unshown), 0)  # counted, not quoted
-    return read + unshown + ["(an item the result left out)"] * more
+    # an item the notes repeat (the same section listed again) is one item
+    return list(dict.fromkeys(read + unshown)) + ["(an item the result left out)"] * more
 
 
 def unnamed_indices(cl: Changelog) -> list[int]:

@@ -94,6 +94,41 @@ def test_the_summary_marks_the_items_that_announce_a_break_no_search_can_clear()
     ]
 
 
+def test_an_item_the_notes_repeat_for_a_release_is_accounted_once():
+    # stop 51: a generator that lists each pre-release again under every later one names the
+    # same item of the same release several times; the accounting lists it once, and the
+    # planner counts it once among the items no search clears
+    from depbot.agent.observations import changelog_summary
+    from depbot.core.fence import fence
+    from depbot.planner.records import Changelog
+    from depbot.planner.unnamed import unnamed_breaks
+
+    update = Update("npm", "ui", "1.9.0", "2.0.0")
+    items = [
+        Item("when creating a `Client` instance `new` is now required", "breaking"),
+        Item("Dropped support for Node 12", "runtime"),
+    ]
+    body = "\n".join(f"- {it.text}" for it in items)
+    read = [
+        ReadSection(
+            f"c1.s{n}", Section("2.0.0", "## 2.0.0", body, f"o/r:CHANGELOG.md#{n}", n, 9), items
+        )  # fmt: skip
+        for n in range(1, 4)
+    ]
+    result = ChangelogResult("npm", "ui", "1.9.0", "2.0.0", [r.section for r in read])
+
+    def real_fence(text: str, source: str, limit: int) -> str:
+        return fence(text, source=source, nonce="n0", limit=limit)
+
+    obs = changelog_observation("c1", update, result, read, [], real_fence)
+    got = changelog_summary(result, obs.body, read)["items"]
+    assert [(i["text"], bool(i.get("unclearable"))) for i in got] == [
+        ("when creating a `Client` instance `new` is now required", True),
+        ("Dropped support for Node 12", False),
+    ]
+    assert len(unnamed_breaks(Changelog.read(obs.body))) == 1
+
+
 def test_items_left_out_of_a_result_over_the_limit_still_say_they_announce_a_break():
     from depbot.core.fence import fence
     from depbot.planner.records import Changelog
