@@ -167,6 +167,8 @@ def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
             out.append(Fate(u.name, "unresolved", "", "the API model lists no names", place, u))
             continue
         found, why = _find(u.name, old)
+        if not found and u.how == "augments":
+            continue  # a block may add an interface of its own: not a name of the old surface
         if not found and "()." in u.name:
             continue  # a member of what a call returns, where the old release models no such
             # result (or not that member): not a name of its surface, as before

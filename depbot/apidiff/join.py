@@ -462,7 +462,12 @@ def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str)
             continue
         if (u.path, u.line) in seen or (change.kind, change.path, change.detail) in found:
             continue  # that change is a finding already, with the uses the join saw
-        why = f"{fate.name} is used here; the new release removes it"
+        why = (
+            f"this code augments {fate.name} (declare module); the new release no longer has "
+            "it, so the augmentation reaches nothing"
+            if u.how == "augments"
+            else f"{fate.name} is used here; the new release removes it"
+        )
         for path, line, col, text in ((u.path, u.line, u.col, u.text), *u.also):
             if (path, line) not in seen:  # each use of it, the first and the others
                 hit = SymbolHit(path, line, col, text, "code", "strong", why)

@@ -88,7 +88,8 @@ class UsedName:
     path: str
     line: int
     # import | member (reached through an imported module object) | assigned (a member the
-    # code sets on the module object itself, `pkg.newName = pkg.newName || pkg.oldName`)
+    # code sets on the module object itself, `pkg.newName = pkg.newName || pkg.oldName`) |
+    # augments (a TypeScript `declare module 'pkg' { interface X … }` block adds to it)
     how: str = "import"
     col: int = 1
     text: str = ""  # the line, as the checkout has it

@@ -239,7 +239,41 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 line, col = line_col(text, offset)
                 name = f"{prefix}.{key}" if prefix != module else f"{module}:{key}"
                 _add(out, name, site.path, line, "member", col)
+    _augmented(out, report, texts)
     return _with_text(out, texts)
+
+
+# `declare module 'pkg' {`: a block of a TypeScript file that imports pkg augments its types
+_AUGMENT = re.compile(r"""\bdeclare\s+module\s+(['"])([^'"\n]+)\1\s*\{""")
+_DECLARES = re.compile(
+    r"\s*(?:export\s+)?(?:interface|type|namespace|class|enum)\s+([A-Za-z_$][\w$]*)"
+)
+
+
+def _augmented(out: dict[str, UsedName], report: ImportReport, texts: Mapping[str, str]) -> None:
+    """``declare module 'react-redux' { interface DefaultRootState extends RootState {} }`` in
+    a file that imports the package: the code relies on the package's ``DefaultRootState``
+    (``pkg:DefaultRootState``, how ``augments``). A release without it leaves the block
+    augmenting nothing: the types it was to change fall back to their defaults."""
+    modules: dict[str, set[str]] = {}
+    for site in report.sites:
+        modules.setdefault(site.path, set()).add(site.module)
+    for path, imported in modules.items():
+        text = texts.get(path, "")
+        for m in _AUGMENT.finditer(text):
+            if m.group(2) not in imported:
+                continue  # without the import, an ambient module: it declares, not augments
+            depth, at = 0, m.end()
+            for line in text[m.end() :].splitlines(keepends=True):
+                found = _DECLARES.match(line) if depth == 0 else None
+                if found:
+                    start = at + found.start(1)
+                    number, col = line_col(text, start)
+                    _add(out, f"{m.group(2)}:{found.group(1)}", path, number, "augments", col)
+                depth += line.count("{") - line.count("}")
+                at += len(line)
+                if depth < 0:  # the block's closing brace
+                    break
 
 
 def workflow_used(report: ImportReport) -> list[UsedName]:

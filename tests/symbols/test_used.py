@@ -241,3 +241,23 @@ def test_a_member_of_a_named_import_is_a_name_the_code_takes(tmp_path: Path):
     }, "npm", "antd")  # fmt: skip
     assert used["antd:Form"] == "src/F.tsx:1 import"
     assert used["antd:Form.create"] == "src/F.tsx:3 member"
+
+
+def test_a_declare_module_block_of_a_file_that_imports_the_package_augments_its_names(
+    tmp_path: Path,
+):
+    # stop 51: the block relies on the package's interface; nested members are not names
+    used = _used(tmp_path, {
+        "src/augment.d.ts": "import 'storekit';\nimport { RootState } from './index';\n\n"
+                            "declare module 'storekit' {\n"
+                            "  interface DefaultRootState extends RootState {}\n"
+                            "  export type Extra = {\n    interface: string;\n  };\n}\n"
+                            "declare module 'other' {\n  interface Other {}\n}\n",
+        # no import of the package: an ambient module that declares it, augmenting nothing
+        "src/ambient.d.ts": "declare module 'storekit' {\n  interface Ambient {}\n}\n",
+    }, "npm", "storekit")  # fmt: skip
+    assert used == {
+        "storekit": "src/augment.d.ts:1 import",
+        "storekit:DefaultRootState": "src/augment.d.ts:5 augments",
+        "storekit:Extra": "src/augment.d.ts:6 augments",
+    }

@@ -1,0 +1,3 @@
+export default function common(state = { theme: "light" }) {
+  return state;
+}
