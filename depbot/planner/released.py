@@ -174,6 +174,16 @@ def _one_fix(f: Finding, package: str, to: str) -> str:
         return esm_only_fix(package)
     if f.kind == "default_removed":
         return f"Import a named export of {package} instead of its default export."
+    if f.kind == "not_constructible":
+        return f"Call {package}'s module object without `new`: in {to} it is an arrow function."
+    if f.kind == "now_class":
+        return f"Make {package}'s module object with `new`: in {to} it is a class."
+    if f.kind == "export_removed" and any("augments" in unfence(h.why) for h in f.hits):
+        name = what.rsplit(" no longer exports ", 1)[-1].strip("` ")
+        return (
+            f"Drop `{name}` from the `declare module '{package}'` block and type what it typed "
+            f"another way: {package} {to} no longer has `{name}`, so the block changes nothing."
+        )
     if f.kind in ("subpath_closed", "subpath_removed"):
         return f"Import from `{package}` itself (or an entry point its `exports` lists): `{s}` is gone."
     if f.kind == "option_values_narrowed" and "allows only" in what:

@@ -77,7 +77,9 @@ class Loaded:
             why = f"only comments name it ({', '.join(commented[:3])})"
         elif code and depth < MAX_DEPTH:
             if all(self._unloaded(m, depth + 1, seen | {path}) for m in code):
-                why = f"only {', '.join(code[:3])} name it, and nothing loads {'it' if len(code) == 1 else 'them'}"
+                one = len(code) == 1
+                why = (f"only {', '.join(code[:3])} name{'s' if one else ''} it, and nothing "
+                       f"loads {'it' if one else 'them'}")  # fmt: skip
         # named nowhere: a command, a tool or a page this reading does not know may run it
         self._why[path] = why
         return why

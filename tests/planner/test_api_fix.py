@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from depbot.planner.records import Finding
+from depbot.planner.records import CodeHit, Finding
 from depbot.planner.released import api_fix
 
 
@@ -33,6 +33,15 @@ def finding(kind: str, where: str, *symbols: str) -> Finding:
         (finding("option_values_narrowed", "the chunksSortMode option of html-webpack-plugin "
                  "allows only the strings 'auto', 'manual'", "chunksSortMode"),
          "Give `chunksSortMode` one of the values pkg 2.0.0 still allows ('auto', 'manual')"),
+        # stop 51: what the module object is; an interface a `declare module` block augments
+        (finding("not_constructible", "pkg's module object is no constructor now", "pkg"),
+         "Call pkg's module object without `new`: in 2.0.0 it is an arrow function"),
+        (finding("now_class", "pkg's module object is a class now", "pkg"),
+         "Make pkg's module object with `new`: in 2.0.0 it is a class"),
+        (Finding("a1", "strong", ("pkg",), "pkg-2.0.0 tarball · . · pkg no longer exports "
+                 "DefaultRootState", (CodeHit("h1", "src/a.d.ts", 5, why="this code augments "
+                 "pkg:DefaultRootState (declare module)"),), "export_removed"),
+         "Drop `DefaultRootState` from the `declare module 'pkg'` block"),
     ],
 )  # fmt: skip
 def test_the_fix_names_the_replacement(f, says):
