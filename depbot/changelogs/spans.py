@@ -57,11 +57,25 @@ class Span:
 def span_positions(sentence: str) -> list[Span]:
     spans = [Span(role_target(m.group(1)), m.start(), m.end()) for m in RST_ROLE.finditer(sentence)]
     masked = RST_ROLE.sub(lambda m: " " * len(m.group(0)), sentence)
-    spans += [Span(m.group(2).strip(), m.start(), m.end()) for m in CODE_SPAN.finditer(masked)]
+    for m in CODE_SPAN.finditer(masked):  # `scales.[x/y]Axes`: `scales.xAxes`, `scales.yAxes`
+        spans += [Span(t, m.start(), m.end()) for t in _alternatives(m.group(2).strip())]
     if not spans:
         spans = plain_spans(masked)
     spans.sort(key=lambda s: s.start)
     return spans
+
+
+# `[x/y]Axes`, `{get,set}Value`: one name per alternative, written as one span
+_ALTERNATIVES = re.compile(r"\[(\w+(?:/\w+)+)\]|\{(\w+(?:,\s?\w+)+)\}")
+
+
+def _alternatives(text: str) -> list[str]:
+    """The names a span spells with alternatives (at most one group), else the span."""
+    m = _ALTERNATIVES.search(text)
+    if m is None or _ALTERNATIVES.search(text, m.end()):
+        return [text]
+    parts = re.split(r"[/,]\s?", m.group(1) or m.group(2))
+    return [text[: m.start()] + p + text[m.end() :] for p in parts]
 
 
 def plain_dotted(sentence: str) -> list[Span]:

@@ -103,3 +103,17 @@ def test_a_guide_s_table_of_contents_is_read_where_its_sections_stand():
         "### Breaking\n\n- [Removed `walk`](https://x.org/pr/1)\n", package="lib"
     )
     assert [i.text for i in other] == ["Removed `walk`"]
+
+
+def test_a_span_with_alternatives_names_each_of_them():
+    # stop 51: "`scales.[x/y]Axes` arrays were removed" removes two names, not none
+    cands, _ = extract_candidates(
+        "`scales.[x/y]Axes` arrays were removed.",
+        context="Breaking changes",
+        package="charts",
+    )
+    assert [c.symbol for c in cands] == ["scales.xAxes", "scales.yAxes"]
+    cands, _ = extract_candidates("`{get,set}Value` were removed", package="lib")
+    assert [c.symbol for c in cands] == ["getValue", "setValue"]
+    cands, _ = extract_candidates("`a[0]` was removed", package="lib")  # an index, not a choice
+    assert cands == []
