@@ -24,6 +24,7 @@ from depbot.agent.services import Hit
 from depbot.apidiff.fates import Fates
 from depbot.apidiff.join import ReleaseDiff
 from depbot.changelogs.breaking import CANDIDATE_KINDS, Item
+from depbot.changelogs.items import DECLARED_BREAKS
 from depbot.changelogs.result import ChangelogResult
 from depbot.changelogs.sections import Section
 from depbot.changelogs.trim import breaking_lines_cut
@@ -141,6 +142,8 @@ def _item_entries(
             }
             if item.category == "breaking":
                 entry["candidates"] = [c.to_dict() for c in item.candidates]
+                if DECLARED_BREAKS.match(item.context):
+                    entry["declared"] = True  # listed under the generator's BREAKING CHANGES
                 if item.replacements:
                     entry["replacements"] = list(item.replacements)[:8]
                 breaking.append(entry)

@@ -20,6 +20,9 @@ _BREAKING_CTX = re.compile(
     r"|\bmajor\s+changes?\b",  # changesets' "### Major Changes" of a released package
     re.I,
 )
+# "### BREAKING CHANGES" / "### ⚠ BREAKING CHANGES": a conventional-commits generator's heading,
+# under which each bullet is a commit's own BREAKING CHANGE note: a break the notes declare
+DECLARED_BREAKS = re.compile(r"^\W{0,4}BREAKING CHANGES?\b")
 DEPRECATION = re.compile(r"deprecat", re.I)
 _FIX_CTX = re.compile(r"\b(bug ?fix(es)?|fixe[sd]|fixed|security)\b", re.I)
 _NEUTRAL_CTX = re.compile(
@@ -353,6 +356,11 @@ def _sentence_kind(sentence: str) -> str:
     return "other"
 
 
+# a version or a range of them (`18.x`, `^20.19.0 || >=23`), or a scoped package
+# (`@scope/node`): a span that names no API of the package
+_VERSIONS_OR_SCOPED = r"v?[\d.x*]+|[\s\d.x*^~<>=|v-]*\d[\s\d.x*^~<>=|v-]*|@[\w.-]+/[\w.-]+"
+
+
 def categorize(text: str, context: str, parent: str) -> str:
     """breaking | deprecation | runtime | info for one item."""
     t = text
@@ -373,7 +381,11 @@ def categorize(text: str, context: str, parent: str) -> str:
         return "breaking"  # a guide's heading: code using that API must change
     if not (explicit or words or in_break_ctx):
         return "info"
-    if not (explicit or words) and _REMEDY.match(t) and not _OLD_WAY.search(t):
+    if (
+        not (explicit or words)
+        and _REMEDY.match(t)
+        and not (_OLD_WAY.search(t) or _INSTEAD.search(t))
+    ):
         return "info"  # a guide's step ("Specify the `target` option."): the new way, not a break
     if (
         _FIX_CTX.search(context)
@@ -382,7 +394,7 @@ def categorize(text: str, context: str, parent: str) -> str:
     ):
         return "info"
     # a version ("`18.x`") or a scoped package ("`@scope/node`") names no API of the package
-    spans = [s for s in code_spans(t) if not re.fullmatch(r"[\d.x*]+|@[\w.-]+/[\w.-]+", s)]
+    spans = [s for s in code_spans(t) if not re.fullmatch(_VERSIONS_OR_SCOPED, s)]
     if (
         _RUNTIME.search(t)
         and not spans
@@ -402,6 +414,9 @@ _REMEDY = re.compile(
     re.I,
 )
 _OLD_WAY = re.compile(r"\b(old|previous|former|legacy|prior)\s+(behaviou?r|way|default)", re.I)
+# "use ES Module export instead of CommonJS" (a commit subject under BREAKING CHANGES): the
+# change it made, from one thing to another, not only the new way
+_INSTEAD = re.compile(r"\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b", re.I)
 
 # "Update types to support more generic usage": a change of the type declarations alone
 _TYPES_ONLY = re.compile(

@@ -91,6 +91,7 @@ class Entry:
     replacements: tuple[str, ...] = ()
     deprecates: tuple[Candidate, ...] = ()  # a deprecation: the names it deprecates
     from_deprecation: bool = False
+    declared: bool = False  # listed under a generator's "BREAKING CHANGES" heading
 
     @classmethod
     def read(cls, d: JSON, *, from_deprecation: bool = False) -> Entry:
@@ -102,6 +103,7 @@ class Entry:
             replacements=tuple(str(r) for r in d.get("replacements") or []),
             deprecates=tuple(Candidate.read(c) for c in d.get("deprecates") or []),
             from_deprecation=from_deprecation,
+            declared=bool(d.get("declared")),
         )
 
     def version_or(self, default: str) -> str:

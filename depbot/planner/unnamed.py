@@ -2,8 +2,9 @@
 
 An item that announces a break ("BREAKING:", "now requires …"), a change of behaviour, or a
 removal without a name to search for ("Removed: 76 rules", "Remove Tooltip legacy
-placement", "Remove deprecated `.extend` API") leaves ``not_affected`` unproven: the update
-is ``unknown``, quoting it. Words about the items (a label, "detailed below", a codemod), a
+placement", "Remove deprecated `.extend` API"), or that a generator lists under its "BREAKING
+CHANGES" heading ("use ES Module export instead of CommonJS"), leaves ``not_affected``
+unproven: the update is ``unknown``, quoting it. Words about the items (a label, "detailed below", a codemod), a
 lead-in to the items read after it, a closed issue's title and a package's housekeeping
 ("Remove `debug` dependency") are not such items.
 """
@@ -142,6 +143,8 @@ def unnamed_indices(cl: Changelog) -> list[int]:
         rest = _HYPOTHETICAL.sub("", _NO_BREAKS.sub("", plain))
         if _ANNOUNCED_BREAK.search(rest) or behaviour_change(rest) or _removes_unnamed(rest):
             out.append(i)
+        elif e.declared and not (_HOUSEKEEPING.search(plain) or _A_FIX.search(plain)):
+            out.append(i)  # "use ES Module export instead of CommonJS" under BREAKING CHANGES
     return out
 
 

@@ -78,6 +78,9 @@ def test_a_runtime_statement_naming_scoped_packages_is_a_runtime_item():
             "to `@acme/node` and all of our server-side SDKs (`@acme/next`). We no longer "
             "support Node 8.")  # fmt: skip
     assert categorize(text, "Breaking changes", "") == "runtime"
+    # a range of versions in a span is no API either
+    ranged = "minimum node.js versions now `^20.19.0 || ^22.12.0 || >=23`."
+    assert categorize(ranged, "BREAKING CHANGES", "") == "runtime"
     # a span that names code keeps it an item to read
     assert categorize("Node 18+ is required for `fetchAll`.", "Breaking changes", "") == "breaking"
 

@@ -184,3 +184,31 @@ def test_a_relaxed_demand_or_a_kind_word_as_an_adjective_is_no_unnamed_break(tex
         conclude(named(), unnamed("The side effect import is now required."))["verdict"]
         == "unknown"
     )
+
+
+def test_an_item_a_generator_lists_under_breaking_changes_keeps_the_verdict_unknown():
+    # stop 51 (a false safe before): "use ES Module export instead of CommonJS" under the
+    # conventional-changelog "BREAKING CHANGES" heading names nothing, yet the notes say it
+    # breaks; the same words anywhere else are a change among others
+    text = "use ES Module export instead of CommonJS (3c7bf2c)"
+    declared = unnamed(text)
+    declared["declared"] = True
+    args = conclude(named(), declared)
+    assert args["verdict"] == "unknown" and "use ES Module export" in args["reason"]
+    assert conclude(named(), unnamed(text))["verdict"] == "not_affected"
+    # the package's own housekeeping under that heading is still no break of this code
+    chore = unnamed("**deps:** update the bundled parser")
+    chore["declared"] = True
+    assert conclude(named(), chore)["verdict"] == "not_affected"
+
+
+def test_a_commit_subject_that_says_what_it_uses_instead_is_a_break_not_a_remedy():
+    from depbot.changelogs.breaking import analyze_section
+
+    body = (
+        "### Features\n\n* use ES Module export instead of CommonJS (#69)\n\n"
+        "### BREAKING CHANGES\n\n* use ES Module export instead of CommonJS (#69)\n"
+        "* Use the `esModule` option.\n"  # a guide's step: the new way only
+    )
+    got = [(i.category, i.context) for i in analyze_section(body, package="lib")]
+    assert got == [("breaking", "BREAKING CHANGES")]

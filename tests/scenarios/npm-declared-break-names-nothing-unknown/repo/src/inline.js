@@ -1,0 +1,1 @@
+window.__APP_BOOT__ = Date.now();
