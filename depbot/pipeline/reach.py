@@ -67,7 +67,8 @@ def who_loads(
         return Reach(reached=tuple(named[:MAX_SHOWN]), looked=tuple(looked))
     words = ", ".join(f"`{w}`" for w in [pkg, *commands])
     looked.append(f"no file names {words} (prose and lock files aside)")
-    convention = rules.by_convention(pkg, [d.name for d in declared])
+    hosts = [d for d in declared if rules.extends(pkg, d.name)]  # `react` of `react-x`
+    convention = rules.by_convention(pkg, [d.name for d in hosts if _a_tool(registries, d)])
     if convention:
         return Reach(unseen=(f"a tool may load it without its name: {convention}",),
                      looked=tuple(looked))  # fmt: skip
@@ -156,6 +157,21 @@ def _names_outside_comments(
     return any(
         code.context_of(path, line, m.start() + 1) != "comment" for m in pattern.finditer(text)
     )
+
+
+def _a_tool(registries: Registries, d: Declared) -> bool:
+    """Whether the release of ``d`` in use installs a command (a tool that may find its
+    plugins by prefix); a library that installs none (a UI framework) loads nothing by a
+    name's prefix. Not known (no version, not readable): taken as a tool."""
+    eco = ecosystems.get(d.ecosystem)
+    version = d.installed or d.pinned or eco.lower_bound(d.spec)
+    if not version or eco.parse_version(version) is None:
+        return True
+    try:
+        doc = _release_in_use(registries, d.ecosystem, d, version)
+    except UpstreamError:
+        return True
+    return bool(eco.reach_rules().bins(doc))
 
 
 def _release_in_use(

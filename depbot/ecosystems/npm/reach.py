@@ -95,10 +95,22 @@ def never_read(style: str, names: dict[str, str], text: str, module: str = "") -
     )
 
 
+def extends(package: str, other: str) -> bool:
+    """Whether ``package``'s name is ``other``'s followed by a dash (``karma-x``, ``@s/lint-x``
+    of ``@s/lint``): what a tool named ``other`` that finds plugins by prefix would load."""
+    scope, _, bare = package.rpartition("/")
+    return (
+        other != package
+        and bare.startswith(f"{other.rpartition('/')[2]}-")
+        and (not scope or other.startswith(f"{scope}/"))
+    )
+
+
 def by_convention(package: str, declared: Iterable[str]) -> str:
     """Why a tool may load ``package`` without its name being written ("" when no rule
-    says so): a type package, a kind word in its name, or a prefix that is another
-    declared package's name (a tool that finds its plugins by prefix)."""
+    says so): a type package, a kind word in its name, or a prefix that is the name of a
+    declared tool (``declared``: the packages that may find plugins by prefix; the caller
+    leaves out those that install no command, such as a UI library)."""
     scope, _, bare = package.rpartition("/")
     if scope == "@types":
         return "the TypeScript compiler reads @types packages without an import"
@@ -107,11 +119,7 @@ def by_convention(package: str, declared: Iterable[str]) -> str:
     if kind:
         return f"its name says a tool loads it by a short name (“{kind[0]}”)"
     for other in declared:
-        if (
-            other != package
-            and bare.startswith(f"{other.rpartition('/')[2]}-")
-            and (not scope or other.startswith(f"{scope}/"))
-        ):
+        if extends(package, other):
             return f"its name extends {other}'s, which may find it by that prefix"
     return ""
 

@@ -63,3 +63,11 @@ def test_an_import_is_never_read_only_when_each_name_it_binds_occurs_once():
     assert reach.never_read("require", {"c": "*"}, 'const c = require("c");', "c")
     assert not reach.never_read("require", {"c": "*"}, 'const c = require("c");')  # "c" read
     assert not reach.never_read("require", {"c": "*"}, 'const c = require("c"); c.go()', "c")
+
+
+def test_a_name_extends_another_s_only_past_a_dash_and_within_its_scope():
+    assert reach.extends("karma-chrome-launcher", "karma")
+    assert reach.extends("@acme/lint-rules", "@acme/lint")
+    assert not reach.extends("@other/lint-rules", "@acme/lint")
+    assert not reach.extends("reactstrap", "react")  # no dash: another name
+    assert not reach.extends("react", "react")

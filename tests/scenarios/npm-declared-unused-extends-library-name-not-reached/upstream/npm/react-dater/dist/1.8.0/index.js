@@ -1,0 +1,1 @@
+module.exports = function Dater(props) { return props.selected; };
