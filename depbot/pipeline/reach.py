@@ -10,6 +10,7 @@ use) may need it. What it cannot look at goes to ``unseen``: never a silent gap.
 
 from __future__ import annotations
 
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -26,6 +27,8 @@ from depbot.search.sites import ImportReport
 from depbot.updates.registries import Registries
 
 MAX_SHOWN = 4
+# an address: a script or a page it names is served from elsewhere, not this install
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s'\"<>)]+")
 MAX_DEPENDENCIES = 150  # more declared packages than this are not all read: said, unseen
 
 
@@ -152,10 +155,14 @@ def _named(
 def _names_outside_comments(
     code: CodeSearch, pattern: Any, path: str, line: int, text: str
 ) -> bool:
-    """Whether ``text`` (line ``line`` of ``path``) names the word outside a comment: a
-    commented-out ``// import Chart from 'chart.js'`` loads nothing."""
+    """Whether ``text`` (line ``line`` of ``path``) names the word outside a comment and
+    outside an address: a commented-out ``// import Chart from 'chart.js'`` loads nothing,
+    and ``<script src="https://js.pkg.com/v3/">`` loads a copy served from elsewhere."""
+    urls = [u.span() for u in _URL.finditer(text)]
     return any(
-        code.context_of(path, line, m.start() + 1) != "comment" for m in pattern.finditer(text)
+        code.context_of(path, line, m.start() + 1) != "comment"
+        and not any(a <= m.start() < b for a, b in urls)
+        for m in pattern.finditer(text)
     )
 
 

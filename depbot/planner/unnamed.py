@@ -44,6 +44,7 @@ _POINTS_BELOW = re.compile(
     # "most of the \"breaking\" changes should not have an actual effect": the items as a group
     r"|\b(?:most|many|all|none|some)\s+of\s+(?:the|these|those)\s+\W{0,2}breaking\W{0,2}\s+changes\b"
     r"|[\"\u201c']breaking[\"\u201d']"  # the word in quotes: talk about it, not a break
+    r"|\(\s*\W{1,3}\s*=\s*breaking(?:\s+changes?)?\s*\)"  # "(⚠ = breaking changes)": a legend
     r"|\bcode\s?mods?\b",  # a note on the codemod that migrates the breaks, not one of them
     re.I,
 )

@@ -67,6 +67,15 @@ def test_a_commented_out_import_reaches_nothing_but_a_string_naming_it_does(tmp_
     assert not got.unreached and "`zone-clock` named at src/load.js:2" in got.reached
 
 
+def test_an_address_naming_it_loads_a_copy_served_elsewhere(tmp_path):
+    # stop 51: `<script src="https://js.zone-clock.com/v3/">` is no load of the npm package
+    repo, up = _world(tmp_path)
+    _write(repo, "public/index.html", '<script src="https://js.zone-clock.com/v3/"></script>\n')
+    assert _reach(repo, up).unreached
+    _write(repo, "public/app.js", "loadScript('zone-clock');\n")  # a string naming it still does
+    assert not _reach(repo, up).unreached
+
+
 def test_a_declared_package_that_asks_it_as_a_peer_reaches_it(tmp_path):
     got = _reach(*_world(tmp_path, peer=True))
     assert got.reached == ("ui-kit 2.0.0 needs it as a peer (`>=1`)",)

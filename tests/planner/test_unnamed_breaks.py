@@ -63,6 +63,8 @@ def test_a_break_said_in_words_only_keeps_the_verdict_unknown_though_the_rest_wa
         # a hypothesis: why the change was made, not what the release does
         "`next` would be typed to have all of the extensions that would no longer apply.",
         "This release contains significant or breaking changes.",  # a guide's first words
+        # a list's legend (stop 51)
+        "Major pull requests included in this release (cf. #742) (\u26a0 = breaking changes):",
         "Fixed: remove the unused helpers option from the docs",  # a fix, not a removal
     ],
 )

@@ -61,7 +61,7 @@ from tests.helpers.realworld import CORPUS
 # who_loads (a package nothing loads). Then 15 written blind (NPM15-STOP47-BLIND.md): 6
 # passed at 6bf8d3a, no false-safe. 170 of 235.
 # It only rises from here
-FLOOR = 203  # stop 51: 280 cases (24 new, written blind in two batches)
+FLOOR = 204  # stop 51: 280 cases (24 new, written blind in two batches)
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
 # at stop 45: unknown, an import the API diff could not find is vouched for by nothing)
