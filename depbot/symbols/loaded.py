@@ -138,6 +138,7 @@ def _by_convention(path: str) -> bool:
 def unloaded_use(hit: SymbolHit | ImportSite, why: str) -> SymbolHit:
     """A use in a file nothing loads (``why``), as a weak hit: it may never run."""
     said = hit.why if isinstance(hit, SymbolHit) else f"{hit.style} of {hit.module}"
-    return SymbolHit(hit.path, hit.line, hit.col, hit.text, "code", "weak",
+    context = hit.context if isinstance(hit, SymbolHit) else "code"  # an import site is code
+    return SymbolHit(hit.path, hit.line, hit.col, hit.text, context, "weak",
                      f"{WEAK_USE}: {said}; in {hit.path}, which nothing in this checkout "
                      f"loads ({why})")  # fmt: skip

@@ -758,11 +758,16 @@ class SymbolSearch:
         result = self._search(query)
         if ecosystems.get(query.ecosystem).language != "javascript":
             return result
-        hits = []
+        hits, weakened = [], 0
         for h in result.hits:
             why = self._loaded.unloaded(h.path) if h.evidence == "strong" else None
-            hits.append(unloaded_use(h, why) if why and h.context != "comment" else h)
-        return replace(result, hits=hits)
+            if why and h.context != "comment":
+                h, weakened = unloaded_use(h, why), weakened + 1
+            hits.append(h)
+        if not weakened:
+            return result
+        note = f"{result.note}; {weakened} of them in files nothing in this checkout loads (weak)"
+        return replace(result, hits=hits, note=note)
 
     def unloaded(self, path: str) -> str | None:
         """Why nothing in the checkout may load ``path`` (``symbols.loaded``), or None."""

@@ -60,6 +60,7 @@ def test_a_use_in_an_unloaded_file_is_weak_and_says_why(tmp_path):
     assert got["client/utils/settings.js"] == "strong"
     weak = next(h for h in r.hits if h.path == "client/utils/toPlain.js")
     assert "which nothing in this checkout loads" in weak.why
+    assert weak.context == "code" and "2 of them in files nothing in this checkout loads" in r.note
 
 
 def test_a_folder_read_whole_loads_its_files(tmp_path):
