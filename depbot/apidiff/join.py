@@ -18,7 +18,7 @@ from depbot.apidiff.fates import Fates
 from depbot.records.api import ApiChange, ApiDiff, Deprecation
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
-from depbot.symbols.loaded import unloaded_use
+from depbot.symbols.loaded import weakened
 
 MAX_QUERIES = 16  # symbol searches per update; the rest are counted in a note
 PARAM_GONE = ("param_removed", "param_renamed")
@@ -301,9 +301,14 @@ def _symbols(change: ApiChange) -> tuple[str, ...]:
     return (change.path,)
 
 
+def _all_weak(hits: list[UseHit]) -> bool:
+    """Whether no use is strong (an import site always is)."""
+    return all(isinstance(h, SymbolHit) and h.evidence != "strong" for h in hits)
+
+
 def _finding(diff: ApiDiff, change: ApiChange, artifact: str, hits: list[UseHit]) -> Finding:
     where, source = _place(diff, change, artifact)
-    weak = all(isinstance(h, SymbolHit) and h.evidence != "strong" for h in hits)
+    weak = _all_weak(hits)
     return Finding(
         change.kind, change.path, change.detail, where, source, _sentence(change),
         _symbols(change), list(hits), "weak" if weak else "strong",
@@ -439,15 +444,10 @@ def join(
 def weaken_unloaded(finding: Finding, unloaded: Callable[[str], str | None]) -> Finding:
     """``finding`` with each use in a file nothing in the checkout loads (``unloaded`` says
     why) made weak (``symbols.loaded``): a finding whose uses are all such is weak."""
-    hits: list[UseHit] = []
-    for h in finding.hits:
-        strong = not isinstance(h, SymbolHit) or (h.evidence == "strong" and h.context != "comment")
-        why = unloaded(h.path) if strong else None
-        hits.append(unloaded_use(h, why) if why else h)
-    if hits == finding.hits:
+    hits, made_weak = weakened(finding.hits, unloaded)
+    if not made_weak:
         return finding
-    weak = all(isinstance(h, SymbolHit) and h.evidence != "strong" for h in hits)
-    return replace(finding, hits=hits, strength="weak" if weak else finding.strength)
+    return replace(finding, hits=hits, strength="weak" if _all_weak(hits) else finding.strength)
 
 
 def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str) -> list[Finding]:

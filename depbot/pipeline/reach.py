@@ -171,14 +171,21 @@ def _a_tool(registries: Registries, d: Declared) -> bool:
     plugins by prefix); a library that installs none (a UI framework) loads nothing by a
     name's prefix. Not known (no version, not readable): taken as a tool."""
     eco = ecosystems.get(d.ecosystem)
-    version = d.installed or d.pinned or eco.lower_bound(d.spec)
-    if not version or eco.parse_version(version) is None:
+    version = _version_in_use(eco, d)
+    if not version:
         return True
     try:
         doc = _release_in_use(registries, d.ecosystem, d, version)
     except UpstreamError:
         return True
     return bool(eco.reach_rules().bins(doc))
+
+
+def _version_in_use(eco: Any, d: Declared) -> str:
+    """The version of ``d`` in use: the lock's, the pin, else the range's lowest ("" when
+    none reads as a version)."""
+    version = d.installed or d.pinned or eco.lower_bound(d.spec)
+    return version if version and eco.parse_version(version) is not None else ""
 
 
 def _release_in_use(
@@ -218,8 +225,8 @@ def _needed_by(
             return _one(d)
 
     def _one(d: Declared) -> tuple[str, str]:
-        version = d.installed or d.pinned or eco.lower_bound(d.spec)
-        if not version or eco.parse_version(version) is None:
+        version = _version_in_use(eco, d)
+        if not version:
             return "", f"{d.name} `{d.spec}`: no version to read"
         try:
             doc = _release_in_use(registries, update.ecosystem, d, version)

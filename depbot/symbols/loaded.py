@@ -18,6 +18,7 @@ be partial), when a tool loads it by a name or folder of convention (``index``,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from depbot.symbols.facts import SymbolHit
 if TYPE_CHECKING:
     from depbot.search.code import CodeSearch
 
-__all__ = ["Loaded", "unloaded_use"]
+__all__ = ["Loaded", "unloaded_use", "weakened"]
 
 _JS = re.compile(r"\.(?:[cm]?[jt]sx?|vue|svelte)$", re.I)
 # names and folders tools load by convention, whatever names them
@@ -98,15 +99,15 @@ class Loaded:
             if not _JS.search(other):
                 code.append(other)  # package.json, a Dockerfile, an HTML page: it may load it
                 continue
+            lines = self.code.read_lines(other)
             places = [
                 (number, m.start() + 1)
-                for number, line in enumerate(self.code.read_lines(other), 1)
+                for number, line in enumerate(lines, 1)
                 for m in pattern.finditer(line)
             ]
             if any(self.code.context_of(other, n, c) != "comment" for n, c in places):
                 code.append(other)
                 continue
-            lines = self.code.read_lines(other)
             loads = [n for n, _ in places if load.search(lines[n - 1])]
             if loads:  # `// import logger from './logger'`, not "settings" as a word
                 commented.append(f"{other}:{loads[0]}")
@@ -133,6 +134,20 @@ def _by_convention(path: str) -> bool:
         or bool(_ENTRY_FILE.search(p.name))
         or len(p.parts) == 1  # a file at the root: run by a command or a tool
     )
+
+
+def weakened(hits: list, unloaded: Callable[[str], str | None]) -> tuple[list, int]:
+    """``hits`` with each strong use outside comments that sits in a file nothing loads
+    (``unloaded`` says why) made weak (an import site counts as a strong use in code), and
+    how many were."""
+    out, n = [], 0
+    for h in hits:
+        strong = not isinstance(h, SymbolHit) or (h.evidence == "strong" and h.context != "comment")
+        why = unloaded(h.path) if strong else None
+        if why:
+            h, n = unloaded_use(h, why), n + 1
+        out.append(h)
+    return out, n
 
 
 def unloaded_use(hit: SymbolHit | ImportSite, why: str) -> SymbolHit:

@@ -14,14 +14,9 @@ from collections.abc import Mapping
 
 from depbot.records.api import UsedName
 from depbot.symbols.facts import SymbolHit, SymbolResult
-from depbot.symbols.used import line_col
+from depbot.symbols.used import line_col, line_of
 
 WEAK_WHY = "what `{maker}()` returns goes on from here; a read of `{member}` may follow"
-
-
-def _line(text: str, line: int) -> str:
-    lines = text.splitlines()
-    return lines[line - 1].strip()[:300] if 0 < line <= len(lines) else ""
 
 
 def _passed_on(text: str, maker: str) -> list[int]:
@@ -53,7 +48,7 @@ def returned_member_uses(
         tail = u.name.split(":", 1)[-1]
         if tail in wanted or tail.endswith(tuple("." + w for w in wanted)):
             for path, line, col, text in [(u.path, u.line, u.col, u.text), *u.also]:
-                text = text or _line(texts.get(path, ""), line)
+                text = text or line_of(texts.get(path, "").splitlines(), line)
                 hits.append(SymbolHit(path, line, col, text, "code", "strong", why))
     seen = {(h.path, h.line) for h in hits}
     weak = WEAK_WHY.format(maker=maker, member=member)
@@ -62,6 +57,10 @@ def returned_member_uses(
             line, col = line_col(text, at)
             if (path, line) not in seen:
                 seen.add((path, line))
-                hits.append(SymbolHit(path, line, col, _line(text, line), "code", "weak", weak))
+                hits.append(
+                    SymbolHit(
+                        path, line, col, line_of(text.splitlines(), line), "code", "weak", weak
+                    )
+                )
     note = "" if hits else f"no read of `{member}` on what `{maker}()` returns"
     return SymbolResult(maker, "returned_member", hits, len(hits), False, {}, note)

@@ -32,7 +32,7 @@ from depbot.symbols.commands import command_uses
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.floors import floor_uses
-from depbot.symbols.loaded import Loaded, unloaded_use
+from depbot.symbols.loaded import Loaded, weakened
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
 from depbot.symbols.required import required_uses
@@ -758,15 +758,10 @@ class SymbolSearch:
         result = self._search(query)
         if ecosystems.get(query.ecosystem).language != "javascript":
             return result
-        hits, weakened = [], 0
-        for h in result.hits:
-            why = self._loaded.unloaded(h.path) if h.evidence == "strong" else None
-            if why and h.context != "comment":
-                h, weakened = unloaded_use(h, why), weakened + 1
-            hits.append(h)
-        if not weakened:
+        hits, weak = weakened(result.hits, self._loaded.unloaded)
+        if not weak:
             return result
-        note = f"{result.note}; {weakened} of them in files nothing in this checkout loads (weak)"
+        note = f"{result.note}; {weak} of them in files nothing in this checkout loads (weak)"
         return replace(result, hits=hits, note=note)
 
     def unloaded(self, path: str) -> str | None:
@@ -856,20 +851,11 @@ class SymbolSearch:
                     skip("ES module import (unaffected)")
                     continue
             elif kind == "default_import" and arg in ("new", "call"):
-                if site.subpath:
-                    continue
-                local = next((k for k, v in site.names.items() if v in ("*", "default")), "")
-                if not local:
-                    skip("named imports only")
-                    continue
-                at = self._made_line(site.path, local, arg == "new")
-                if at is None:
-                    skip("never made with new" if arg == "new" else "only made with new")
-                    continue
-                line, text = at
-                how = f"new {local}(...)" if arg == "new" else f"{local}(...) without new"
-                hits.append(SymbolHit(site.path, line, 0, text, "code", "strong",
-                                      f"{how}: {local} is the module object of {site.module}"))  # fmt: skip
+                made = None if site.subpath else self._made(site, arg == "new")
+                if isinstance(made, SymbolHit):
+                    hits.append(made)
+                elif made:
+                    skip(made)
                 continue
             elif kind == "default_import":
                 if site.subpath:
@@ -943,6 +929,19 @@ class SymbolSearch:
         ]  # fmt: skip
         note = f"{len(hits)} import(s) of {other}" if hits else f"no import of {other}"
         return SymbolResult(other, "other_package", hits, len(hits), False, {}, note)
+
+    def _made(self, site: ImportSite, constructed: bool) -> SymbolHit | str:
+        """Where the module object ``site`` binds is made with ``new`` (``constructed``) or
+        called without it, as a hit; else why not (what ``excluded`` counts)."""
+        local = next((k for k, v in site.names.items() if v in ("*", "default")), "")
+        if not local:
+            return "named imports only"
+        at = self._made_line(site.path, local, constructed)
+        if at is None:
+            return "never made with new" if constructed else "only made with new"
+        how = f"new {local}(...)" if constructed else f"{local}(...) without new"
+        why = f"{how}: {local} is the module object of {site.module}"
+        return SymbolHit(site.path, at[0], 0, at[1], "code", "strong", why)
 
     def _made_line(self, path: str, local: str, constructed: bool) -> tuple[int, str] | None:
         """The first line (1-based, with its text) where ``local`` is made with ``new``

@@ -52,7 +52,8 @@ def line_col(text: str, at: int) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
-def _line_of(lines: list[str], n: int) -> str:
+def line_of(lines: list[str], n: int) -> str:
+    """Line ``n`` (1-based) of ``lines``, stripped and cut to 300 characters ("" if none)."""
     return lines[n - 1].strip()[:300] if 0 < n <= len(lines) else ""
 
 
@@ -60,8 +61,8 @@ def _with_text(used: dict[str, UsedName], texts: Mapping[str, str]) -> list[Used
     lines = {p: t.splitlines() for p, t in texts.items()}
     out = []
     for u in used.values():
-        text = _line_of(lines.get(u.path, []), u.line)
-        also = tuple((p, n, c, _line_of(lines.get(p, []), n)) for p, n, c, _t in u.also)
+        text = line_of(lines.get(u.path, []), u.line)
+        also = tuple((p, n, c, line_of(lines.get(p, []), n)) for p, n, c, _t in u.also)
         out.append(UsedName(u.name, u.path, u.line, u.how, u.col, text, u.guarded, also))
     return sorted(out, key=lambda u: (u.path, u.line, u.name))
 
