@@ -62,11 +62,14 @@ def _jsx_tag(text: str, at: int, leaf: str) -> str:
 
 def own_config_file(path: str, package: str) -> bool:
     """Whether ``path`` is the package's own configuration file, named after it:
-    ``.stylelintrc``, ``.stylelintrc.json``, ``stylelint.config.js``, ``.mocharc.yml``."""
-    name, base = path.rsplit("/", 1)[-1].lower(), package.rsplit("/", 1)[-1].lower()
+    ``.stylelintrc``, ``.stylelintrc.json``, ``stylelint.config.js``, ``.mocharc.yml``,
+    ``karma.conf.js``, and at the checkout's root ``typedoc.json``, ``nodemon.json``,
+    ``Gruntfile.js`` (deeper, ``src/tool.js`` is the project's own module)."""
+    name, base = path.rsplit("/", 1)[-1].lower(), re.escape(package.rsplit("/", 1)[-1].lower())
     return bool(
-        re.fullmatch(rf"\.?{re.escape(base)}rc(?:\.(?:js|cjs|mjs|ts|json|ya?ml))?", name)
-        or re.fullmatch(rf"\.?{re.escape(base)}\.config\.(?:js|cjs|mjs|ts|json)", name)
+        re.fullmatch(rf"\.?{base}rc(?:\.(?:js|cjs|mjs|ts|json|ya?ml))?", name)
+        or re.fullmatch(rf"\.?{base}\.conf(?:ig)?\.(?:js|cjs|mjs|ts|json)", name)
+        or ("/" not in path and re.fullmatch(rf"{base}(?:file)?\.(?:js|cjs|mjs|ts|json)", name))
     )
 
 

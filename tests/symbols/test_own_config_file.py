@@ -14,3 +14,12 @@ def test_the_package_s_own_configuration_file_is_named_after_it():
     )
     assert not own_config_file(".eslintrc.cjs", "stylelint")
     assert not own_config_file("src/stylelint.js", "stylelint")
+
+
+def test_a_file_named_after_the_tool_at_the_root_is_its_configuration():
+    assert own_config_file("typedoc.js", "typedoc") and own_config_file("nodemon.json", "nodemon")
+    assert own_config_file("Gruntfile.js", "grunt") and own_config_file(
+        "web/karma.conf.js", "karma"
+    )
+    assert not own_config_file("lib/typedoc.js", "typedoc")
+    assert not own_config_file("typedoc-theme.js", "typedoc")
