@@ -99,13 +99,7 @@ def analyze_section(
         category = categorize(text, raw.context, clean(raw.parent))
         if category == "info" and _changes_named_api(text, f"{raw.context} {raw.parent}"):
             category = "breaking"
-        removes_deprecated = bool(
-            re.search(
-                r"deprecat\w*.{0,40}\b(remov|gone|delet|dropp)|\bremov\w*.{0,40}deprecat",
-                text,
-                re.I,
-            )
-        )
+        removes_deprecated = bool(_REMOVES_DEPRECATED.search(text))
         old_code = tuple(
             line.strip()[1:].strip()
             for line in raw.code
@@ -139,6 +133,8 @@ def analyze_section(
         if category == "deprecation":
             context = f"{raw.context} {raw.parent}"
             deprecates = _as_removed(text, package, import_names, context)[0]
+            if deprecates and _lists_the_removed(out, text, context):
+                category, cands, deprecates = "breaking", deprecates, []
         explained = raw.text.strip() if raw.heading and cands else explained
         out.append(
             Item(
@@ -153,6 +149,26 @@ def analyze_section(
             )
         )
     return out
+
+
+_REMOVES_DEPRECATED = re.compile(
+    r"deprecat\w*(?:.{0,40}|[^.]{0,100}?)\b(remov|gone|delet|dropp)|\bremov\w*.{0,40}deprecat", re.I
+)
+
+
+def _lists_the_removed(out: list[Item], text: str, context: str) -> bool:
+    """ "All deprecated properties … have been removed" and then a table of them ("| FSTDEP017
+    | You are accessing the deprecated `request.routerPath` property. | Use …"): the table's
+    deprecated names are the ones removed, not deprecations that still work."""
+    lead = out[-1] if out else None
+    return (
+        text.lstrip().startswith("|")
+        and lead is not None
+        and lead.category == "breaking"
+        and lead.removes_deprecated
+        and not lead.candidates
+        and lead.context == context.strip()
+    )
 
 
 # how a paragraph under a removal's heading goes on about it: "Previously, …", "This …"

@@ -61,8 +61,14 @@ def span_positions(sentence: str) -> list[Span]:
         spans += [Span(t, m.start(), m.end()) for t in _alternatives(m.group(2).strip())]
     if not spans:
         spans = plain_spans(masked)
+    for m in _MEMBER_REF.finditer(CODE_SPAN.sub(lambda m: " " * len(m.group(0)), masked)):
+        spans.append(Span(f"{m.group(1)}.{m.group(2)}", m.start(), m.end()))
     spans.sort(key=lambda s: s.start)
     return spans
+
+
+# "the default for Model#fetch": a member written the JSDoc way, outside code spans
+_MEMBER_REF = re.compile(r"(?<![\w$#./-])([A-Z][\w$]*)#([A-Za-z_$][\w$]*)(?:\(\))?(?![\w$/-])")
 
 
 # `[x/y]Axes`, `{get,set}Value`: one name per alternative, written as one span

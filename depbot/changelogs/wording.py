@@ -125,6 +125,7 @@ BEHAVIOUR = re.compile(
         allows?|takes?|sorts?|strips?|escapes?|follows?|retries?)\b
     | \bdefault\s+(value\s+)?(of|for)\s+`[^`]+`[^;]{0,40}?\b(changed|is\s+now|has\s+changed|was\s+changed)
     | `[^`]+`\s+now\s+defaults?\s+to\b | \bchanged\s+the\s+default\s+(value\s+)?of\b
+    | \bmak(e|es|ing)\s+`[^`]+`\s+(the\s+)?default\b | `[^`]+`\s+is\s+now\s+(the\s+)?default\b
     | \breturns?\s+[\w`.\[\]]+\s+instead\s+of\b | \binstead\s+of\s+returning\b
     | \bis\s+now\s+(case[- ]sensitive|strict|lazy|keyword[- ]only)\b
     | \b(change|update|fix)(s|d)?\s+(the\s+)?return\s+type\s+(of|for)\b

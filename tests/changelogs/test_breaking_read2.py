@@ -351,3 +351,51 @@ def test_a_guide_step_for_code_using_an_api_names_it_when_its_diff_shows_the_old
     assert [(i.category, [c.symbol for c in i.candidates]) for i in items] == [
         ("breaking", ["tip.setDefaults"])
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Make `strict: true` the default for Record#load: #2006",
+        "- `strict: true` is now the default of Record#load",
+    ],
+)
+def test_a_new_default_of_a_member_written_the_jsdoc_way_is_a_behaviour(text):
+    items = analyze_section(text, package="rowkit")
+    found = [(c.symbol, c.kind) for i in items for c in i.candidates]
+    assert found == [("Record.load", "behaviour")]
+
+
+def test_an_issue_number_is_no_member():
+    items = analyze_section("- Make `strict: true` the default, PR#2006", package="rowkit")
+    assert not any(c.symbol.endswith("2006") for i in items for c in i.candidates)
+
+
+GUIDE_TABLE = """### Streamlined access to the job definition
+
+All deprecated properties relating to the job definition have been removed
+and are now accessed via `job.options`.
+
+| Code | Description | How to solve |
+| ---- | ----------- | ------------ |
+| DEP012 | You are accessing the deprecated `job.spec` property. | Use `job.options.spec`. |
+| DEP017 | You are accessing the deprecated `job.queuePath` property. | Use `job.options.url`. |
+"""
+
+
+def test_a_table_of_the_deprecated_names_a_removal_lists_is_what_is_removed():
+    items = analyze_section(GUIDE_TABLE, package="jobkit")
+    table = [i for i in items if i.text.startswith("|")]
+    assert [i.category for i in table] == ["breaking"]
+    assert [(c.symbol, c.kind) for c in table[0].candidates] == [
+        ("job.spec", "name"),
+        ("job.queuePath", "name"),
+    ]
+
+
+def test_a_table_of_deprecations_on_its_own_stays_deprecations():
+    text = GUIDE_TABLE.replace(
+        "have been removed\nand are now accessed", "are deprecated,\nand are"
+    )
+    items = analyze_section(text, package="jobkit")
+    assert not any(c.symbol == "job.spec" for i in items for c in i.candidates)
