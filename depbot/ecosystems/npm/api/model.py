@@ -20,6 +20,7 @@ from depbot.ecosystems.npm.api.exportsmap import (
     pattern_conditions,
     subpath_allowed,
 )
+from depbot.ecosystems.npm.api.interop import module_object_is_default
 from depbot.ecosystems.npm.api.params import (
     Signatures,
     option_values_narrowed,
@@ -295,6 +296,19 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
     return runtime
 
 
+def interop_default(package: NpmPackage) -> bool:
+    """Whether a default import of the package (``import tar from 'tar'`` under
+    ``esModuleInterop``, Babel, a bundler) gets its module object: a CommonJS entry file
+    that never marks itself ``__esModule`` (``interop.module_object_is_default``)."""
+    for target in dict.fromkeys(_targets(package, ".")):
+        entry = _entry_file(package, target)
+        if entry is None or not entry.name.endswith(JS_SUFFIXES) or _is_esm_file(package, target):
+            continue
+        if module_object_is_default(entry):
+            return True
+    return False
+
+
 def _runtime_names(package: NpmPackage, targets: list[str], reader: Foreign) -> set[str] | None:
     """The names the entry files show: the first one's, or with an ``exports`` map those of
     each condition's file (an ``import`` file and a UMD ``require`` one are one API). None
@@ -546,6 +560,11 @@ def _name_changes(
     changes = []
     if "default" in before and "default" not in after:
         changes.append(ApiChange("default_removed", path, "default export", where))
+    elif (
+        subpath == "." and not {"default"} & (before | after) and interop_default(old)
+    ) and not interop_default(new):  # the module object was the default import; now none
+        detail = "default import (the module object, now marked __esModule without a default)"
+        changes.append(ApiChange("default_removed", path, detail, where))
     gone = sorted(before - after - {"default"})
     hidden = unread_reexports(new)
     if gone and hidden:  # a name it stopped declaring may come in through `export *`

@@ -5,7 +5,8 @@
 entry point whose exports no file of the release shows is listed as a module only, with
 ``opaque`` as its kind: a used name under it cannot be looked up. A root entry that
 ``require`` loads (CommonJS) is ``cjs``: its default import is ``module.exports``, whose
-members are the names it exports. A stylesheet or other file code may import
+members are the names it exports; ``pkg:default`` is listed when a default import gets that
+module object (no ``__esModule`` mark). A stylesheet or other file code may import
 (``pkg/dist/pkg.css``) is a ``file``.
 """
 
@@ -15,6 +16,7 @@ from depbot.ecosystems.npm.api.model import (
     NpmPackage,
     asset_paths,
     deep_paths,
+    interop_default,
     requirable,
     subpath_names,
 )
@@ -33,6 +35,8 @@ def npm_surface(package: NpmPackage, name: str) -> dict[str, str]:
             out[path] = "cjs"
         for exported in sorted(names or ()):
             out[f"{path}:{exported}"] = "export"
+        if subpath == "." and names is not None and interop_default(package):
+            out.setdefault(f"{path}:default", "export")  # a default import: the module object
     for asset in asset_paths(package):  # `import 'pkg/dist/pkg.css'`: a file, no names
         out.setdefault(f"{name}/{asset[2:]}", "file")
     return out
