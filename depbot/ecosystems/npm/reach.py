@@ -115,7 +115,10 @@ def by_convention(package: str, declared: Iterable[str]) -> str:
     if scope == "@types":
         return "the TypeScript compiler reads @types packages without an import"
     words = bare.lower().split("-")
-    kind = sorted(set(words) & KIND_WORDS)
+    # the short name is what follows the kind word (`eslint-plugin-react` as `react`), or the
+    # scope (`@scope/eslint-plugin` as `@scope`); `x-webpack-plugin` has none to be loaded by
+    named = words if scope or len(words) == 1 else words[:-1]
+    kind = sorted(set(named) & KIND_WORDS)
     if kind:
         return f"its name says a tool loads it by a short name (“{kind[0]}”)"
     for other in declared:

@@ -44,6 +44,13 @@ def test_loaded_by_convention():
     assert reach.by_convention("luxon", ["react", "lux"]) == ""
 
 
+def test_a_kind_word_that_ends_the_name_leaves_no_short_name_to_load_it_by():
+    assert reach.by_convention("webpack-manifest-plugin", ["react"]) == ""
+    assert reach.by_convention("karma-chrome-launcher", []) == ""
+    assert "karma" in reach.by_convention("karma-chrome-launcher", ["karma"])
+    assert "plugin" in reach.by_convention("@scope/eslint-plugin", [])  # loaded as `@scope`
+
+
 def test_needs_a_peer_always_and_a_dependency_only_when_its_range_takes_the_new_version():
     takes = lambda spec: spec in ("*", ">=1")  # noqa: E731
     assert "peer" in reach.needs({"peerDependencies": {"luxon": "^1"}}, "luxon", takes)
