@@ -156,10 +156,10 @@ def _imported_directly(path: str, used: list[tuple[str, ImportSite]]) -> list[Im
 
 def queries(diff: ApiDiff, report: ImportReport, names: set[str]) -> tuple[list[Query], list[str]]:
     """The symbol searches the join needs; ``names``: identifiers the importing files use."""
+    if _javascript(diff):  # a loader's options: named in a build configuration, no import
+        return (_npm_queries(diff, report) if report.sites else _schema_queries(diff)), []
     if not report.sites or _workflow(diff):  # a workflow's sites are its uses: no search
         return [], []
-    if _javascript(diff):
-        return _npm_queries(diff, report), []
     tops = {s.module.split(".")[0] for s in report.sites}
     used = used_paths(report)
     wanted: list[Query] = []
@@ -217,7 +217,24 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     for change in diff.changes:
         if change.kind in OPTION_KINDS:
             wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
+    wanted += [q for q in _schema_queries(diff) if q not in wanted]
     return wanted[:MAX_QUERIES]
+
+
+def _outside(change: ApiChange) -> Query | None:
+    """The options the checkout passes the package (beside its name in a configuration, or
+    to its module object) that a closed options schema refuses now: any it does not list
+    (``options_closed``), or the one it no longer lists (``option_removed`` of the package)."""
+    if change.kind == "options_closed":
+        return Query(change.path, "options_outside", arg=f"only={change.detail}")
+    if change.kind == "option_removed" and ":" not in change.path and "/" not in change.path:
+        return Query(change.path, "options_outside", arg=f"not={change.detail}")
+    return None
+
+
+def _schema_queries(diff: ApiDiff) -> list[Query]:
+    found = [q for q in map(_outside, diff.changes) if q is not None]
+    return list(dict.fromkeys(found))[:MAX_QUERIES]
 
 
 def _option_queries(change: ApiChange, sites: Iterable[ImportSite]) -> list[Query]:
@@ -271,6 +288,8 @@ def _sentence(change: ApiChange) -> str:
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
         "option_removed": f"{change.path} no longer takes the {change.detail} option",
+        "options_closed": f"{change.path} validates its options now and refuses any but "
+        f"{', '.join(change.detail.split('|'))}",
         "option_values_narrowed": _narrowed(change),
         "positional_reduced": f"{change.path} takes at most {change.position} positional "
         f"argument(s) (was {change.detail.split(' → ')[0]})",
@@ -342,9 +361,12 @@ def _npm_uses(
     if change.kind == "export_removed":  # a type's import too: erased at run time, but the
         mine = [s for s in sites if s.module == path]  # compiler stops at a name gone
         return [s for s in mine if change.detail in s.names.values()]
-    if change.kind in OPTION_KINDS:
-        results = [answers.get(q) for q in _option_queries(change, live)]
-        return [h for r in results if r is not None for h in r.hits if h.context == "code"]
+    outside = _outside(change)
+    if change.kind in OPTION_KINDS or outside is not None:
+        wanted = _option_queries(change, live) if change.kind in OPTION_KINDS else []
+        results = [answers.get(q) for q in [*wanted, *([outside] if outside else [])]]
+        hits = [h for r in results if r is not None for h in r.hits if h.context == "code"]
+        return list({(h.path, h.line): h for h in hits}.values())
     return []
 
 

@@ -161,6 +161,9 @@ def _scan_args(text: str, open_paren: int) -> tuple[list[str], int]:
     return args, n
 
 
+scan_args = _scan_args  # the argument texts of a call (or the parts of a literal) and its close
+
+
 _TS_CAST = re.compile(r"(?:\s+as\s+[\w$.<>\[\]| ]+|!)$")  # `callback as any`, `cb!`
 _TYPED_ARROW = re.compile(
     r"^(?:async\s*)?\(?[\w$,\s{}\[\]=:<>|?.]*\)?\s*(?::\s*[\w$<>\[\]|. ]+)?\s*=>"

@@ -23,12 +23,12 @@ __all__ = ["required_uses"]
 _MAX_HITS = 20
 
 
-def _spec_pattern(package: str) -> str:
+def spec_pattern(package: str) -> str:
     """A quoted module specifier naming the package (``'pkg'``, ``"pkg/sub"``, ``'pkg?x'``)."""
     return rf"""['"`]{re.escape(package)}(?:[/?!#][^'"`\s]*)?['"`]"""
 
 
-def _one_glob(globs: tuple[str, ...]) -> tuple[str, ...]:
+def one_glob(globs: tuple[str, ...]) -> tuple[str, ...]:
     """``*.js``, ``*.ts`` … as one ripgrep glob (``*.{js,ts}``): one search, not one per glob."""
     if len(globs) > 1 and all(g.startswith("*.") and "/" not in g for g in globs):
         return ("*.{" + ",".join(g[2:] for g in globs) + "}",)
@@ -45,7 +45,7 @@ def required_uses(
 ) -> SymbolResult:
     """Hits at the uses of ``package`` when ``symbol`` occurs nowhere in the code, else none."""
     name = symbol.strip().rsplit(".", 1)[-1]
-    globs = _one_glob(globs)
+    globs = one_glob(globs)
     if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
         raise ToolError(f"required_use needs a name, not {symbol!r}")
     present = [
@@ -71,7 +71,7 @@ def required_uses(
         seen = {(h.path, h.line) for h in hits}
         for g in globs:
             res = code.search_code(
-                _spec_pattern(package), regex=True, path_glob=g, max_hits=_MAX_HITS
+                spec_pattern(package), regex=True, path_glob=g, max_hits=_MAX_HITS
             )
             for h in res.hits:
                 if h.context == STRING and (h.path, h.line) not in seen:

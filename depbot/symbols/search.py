@@ -35,6 +35,7 @@ from depbot.symbols.floors import floor_uses
 from depbot.symbols.loaded import Loaded, weakened
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
+from depbot.symbols.options import outside_options
 from depbot.symbols.required import required_uses
 from depbot.symbols.returned import returned_member_uses
 from depbot.symbols.shims import shim_reason
@@ -792,6 +793,11 @@ class SymbolSearch:
             return required_uses(
                 self.code, self.report(ecosystem, package), package, symbol,
                 tuple(eco.source_globs), eco.language == "javascript",
+            )  # fmt: skip
+        if kind == "options_outside":  # what a closed options schema refuses now
+            return outside_options(
+                self.code, self.report(ecosystem, package), package, query.arg.strip(),
+                tuple(ecosystems.get(ecosystem).source_globs), self._text,
             )  # fmt: skip
         if kind == "optional_dependency":
             return optional_uses(

@@ -29,6 +29,7 @@ from depbot.ecosystems.npm.api.params import (
     positional_limit,
     signatures,
 )
+from depbot.ecosystems.npm.api.schema import OptionsSchema, options_schema, schema_changes
 from depbot.ecosystems.npm.api.shape import module_shape
 from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
 from depbot.records.api import ApiChange
@@ -453,10 +454,24 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         changes += _name_changes(old, new, pkg, subpath, notes)
     changes += _option_changes(old, new, pkg)
     changes += _shape_changes(old, new, pkg)
+    changes += [
+        c
+        for c in schema_changes(_options_schema(old), _options_schema(new), pkg, new.label)
+        if not any((c.kind, c.path, c.detail) == (d.kind, d.path, d.detail) for d in changes)
+    ]
     if engines_raised(old, new):
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
     return changes
+
+
+def _options_schema(package: NpmPackage) -> OptionsSchema | None:
+    """The options schema the release's code loads (``schema.options_schema``), read once."""
+    if "schema" not in package.memo:
+        package.memo["schema"] = options_schema(
+            package.root, _files(package, (".json",)), _files(package, JS_SUFFIXES)
+        )
+    return package.memo["schema"]
 
 
 def _root_shape(package: NpmPackage) -> tuple[str | None, str]:

@@ -1,0 +1,110 @@
+"""The options the checkout passes a package whose new release refuses them
+(``options_outside``): the keys of the options object beside a string that names the
+package in a build configuration (``{ loader: 'less-loader', options: { modifyVars } }``,
+``['some-plugin', { key }]``), or passed to its module object (``new Plugin({ key })``),
+that the new release's options schema does not list (``only=a|b|c``) or that it removed
+(``not=x|y``). A spread or a variable for the options may hold any: a weak hit. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from depbot.core.errors import ToolError
+from depbot.search.lexical import STRING
+from depbot.search.sites import ImportReport
+from depbot.symbols.facts import SymbolHit, SymbolResult
+from depbot.symbols.jsnamed import keys_at, options_beside
+from depbot.symbols.required import one_glob, spec_pattern
+
+__all__ = ["outside_options"]
+
+_MAX_HITS = 20
+
+
+def _refused(arg: str) -> Callable[[str], bool]:
+    how, _, names = arg.partition("=")
+    listed = {n for n in names.split("|") if n}
+    if how == "only" and listed:
+        return lambda key: key not in listed
+    if how == "not" and listed:
+        return lambda key: key in listed
+    raise ToolError("options_outside needs arg only=a|b|c or not=x|y")
+
+
+def outside_options(
+    code: Any, rep: ImportReport, package: str, arg: str, globs: tuple[str, ...],
+    text_of: Callable[[str], str],
+) -> SymbolResult:  # fmt: skip
+    """Hits at each option key the checkout passes ``package`` that ``arg`` refuses."""
+    refused = _refused(arg)
+    rule = "its options schema does not list" if arg.startswith("only") else "it no longer takes"
+    hits: list[SymbolHit] = []
+    objects: list[tuple[str, int, tuple[tuple[str, int], ...] | None]] = []  # path, at, keys
+    for g in one_glob(globs):
+        found = code.search_code(spec_pattern(package), regex=True, path_glob=g, max_hits=50)
+        for h in found.hits:
+            if h.context != STRING:
+                continue
+            text = text_of(h.path)
+            at = _offset(text, h.line, h.col)
+            keys = options_beside(text, at)
+            if keys is not None:
+                objects.append((h.path, at, keys))
+    for site in rep.sites:
+        if site.type_only:
+            continue
+        text = text_of(site.path)
+        for local, imported in site.names.items():
+            if imported in ("default", "*") and re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                objects += [(site.path, at, keys) for at, keys in _passed_to(text, local)]
+    refused_at: dict[tuple[str, int], list[str]] = {}
+    for path, at, keys in objects:
+        text = text_of(path)
+        if keys == ():  # the options are a variable or a call: any key may be in them
+            line = text.count("\n", 0, at) + 1
+            why = f"may be a use: options given to {package} are built elsewhere; {rule} some"
+            hits.append(SymbolHit(path, line, 1, _line(text, line), "code", "weak", why))
+            continue
+        for key, offset in keys:
+            line = text.count("\n", 0, offset) + 1
+            if key == "...":
+                why = f"may be a use: options spread into {package}'s from elsewhere"
+                hits.append(SymbolHit(path, line, 1, _line(text, line), "code", "weak", why))
+            elif refused(key):
+                refused_at.setdefault((path, line), []).append(key)
+    for (path, line), keys in refused_at.items():
+        names = ", ".join(dict.fromkeys(keys))
+        why = f"passes {package} the option(s) {names}, which {rule}"
+        hits.append(SymbolHit(path, line, 1, _line(text_of(path), line), "code", "strong", why))
+    hits = sorted(
+        {(h.path, h.line, h.evidence): h for h in hits}.values(), key=lambda h: (h.path, h.line)
+    )
+    strong = sum(h.evidence == "strong" for h in hits)
+    note = f"{strong} option(s) {package} refuses now, among {len(objects)} options object(s) given to it"
+    return SymbolResult(package, "options_outside", hits[:_MAX_HITS], len(hits),
+                        len(hits) > _MAX_HITS, {}, note)  # fmt: skip
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+    return start + max(col - 1, 0)
+
+
+def _line(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
+
+
+def _passed_to(text: str, local: str) -> list[tuple[int, tuple[tuple[str, int], ...]]]:
+    """The options object literals given to ``local(…)`` / ``new local(…)`` first."""
+    out = []
+    for m in re.finditer(rf"(?<![\w$.])(?:new\s+)?{re.escape(local)}\s*\(\s*(?=\{{)", text):
+        keys = keys_at(text, m.end())
+        if keys is not None:
+            out.append((m.end(), keys))
+    return out
