@@ -371,10 +371,28 @@ def _callables(sentence: str, spans: list[Span], found: list[Candidate]) -> list
     ]
 
 
+# "remove deprecated compress option", "remove unref method": one plain word before the kind
+# of API it is, singular (before a plural, "logger functions", the word is a group's name)
+_ONE = re.compile(
+    r"\b(?:[Rr]emov\w*|[Dd]ropp?\w*|[Dd]elet\w*)\s+(?:the\s+)?(?:(?:deprecated|legacy|old)\s+)?"
+    r"(?:([a-z]\w*)\s+)??([a-z][a-z0-9]*(?:[A-Z_]\w*)?)\s+"
+    r"(method|function|helper|option|property|hook|event|command|alias)\b(?!-)"
+)
+_NO_NAME = frozenset(
+    "a an the this that these those all any some each every other unused extra default custom "
+    "obsolete internal undocumented experimental global old legacy deprecated redundant "
+    "duplicate unnecessary broken invalid unknown new same".split()
+)
+
+
 def _listed_names(sentence: str) -> list[Candidate]:
     m = _LISTED.search(sentence)
     if m is None:
-        return []
+        one = _ONE.search(sentence)
+        if one is None or one.group(2).lower() in _NO_NAME or (one.group(1) or "") in _NO_NAME:
+            return []
+        kind = "parameter" if one.group(3).startswith("option") else "name"
+        return [Candidate(one.group(2), kind, of=one.group(1) or "" if kind == "parameter" else "")]
     words = [w for w in re.split(r",\s*|\s+(?:and|or)\s+|\s+", m.group(2)) if w]
     words = [w for w in words if w.lower() not in ("and", "or")]
     kind = "parameter" if m.group(3).lower() == "options" else "name"

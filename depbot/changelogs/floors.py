@@ -33,7 +33,45 @@ _FLOORS = (
         rf"\brequires?\s+(?P<pkg>{_NAME})\s+(?:>=?\s*|v)?{_VERSION}",
         re.I,
     ),
+    re.compile(  # "minimum support webpack version is `4`", "minimum required `less` version: 3"
+        rf"\bminimum\s+(?:support(?:ed)?\s+|required\s+)?(?P<pkg>{_NAME})\s+version\s*(?:is\s+|:\s*)"
+        rf"(?:now\s+)?{_VERSION}",
+        re.I,
+    ),
+    re.compile(  # "the minimum supported version of `webpack` is now 5"
+        rf"\bminimum\s+(?:support(?:ed)?\s+|required\s+)?version\s+of\s+(?P<pkg>{_NAME})\s+is\s+"
+        rf"(?:now\s+)?{_VERSION}",
+        re.I,
+    ),
 )
+# a version no longer supported: the floor is the next one ("`2` version of `less` is not
+# supported anymore": 3; "drop support for TypeScript 3.9": 3.10)
+_OLD = r"`?v?(?P<old>\d+(?:\.\d+)?)(?:\.x)?`?"
+_DROPPED = (
+    re.compile(
+        rf"(?<![\w.]){_OLD}\s+versions?\s+of\s+(?P<pkg>{_NAME})\s+(?:is|are)\s+"
+        r"(?:not|no\s+longer)\s+supported",
+        re.I,
+    ),
+    re.compile(
+        rf"(?P<pkg>{_NAME})\s+(?:v|versions?\s+)?{_OLD}\s+(?:is|are)\s+(?:not|no\s+longer)\s+supported",
+        re.I,
+    ),
+    re.compile(
+        rf"\bdrop(?:ped|s)?\s+support\s+for\s+(?P<pkg>{_NAME})\s+(?:v|versions?\s+)?{_OLD}"
+        r"(?![\w.]|\s*(?:and|or|,)\s*(?:below|lower|older|earlier))",
+        re.I,
+    ),
+)
+
+
+def _next(old: str) -> str:
+    """The version after the one no longer supported: ``2`` → ``3``, ``3.9`` → ``3.10``."""
+    parts = [int(p) for p in old.split(".")]
+    parts[-1] += 1
+    return ".".join(str(p) for p in parts)
+
+
 # runtimes, platforms and languages: no manifest installs them as a package
 _RUNTIMES = re.compile(
     r"^(?:node(?:\.?js)?|npm|yarn|pnpm|deno|bun|python|pypy|cpython|ie\d*|internet|chrome|"
@@ -47,12 +85,13 @@ def floor_candidates(sentence: str, package: str) -> list[Candidate]:
     """The packages (other than ``package``) a sentence says the release needs at a lowest
     version, each a ``version_floor`` candidate with that version."""
     out: list[Candidate] = []
-    for pattern in _FLOORS:
-        for m in pattern.finditer(sentence):
-            name = m.group("pkg").strip("`").lower()
-            if _RUNTIMES.match(name) or not _PACKAGE.fullmatch(name) or name == package:
-                continue
-            cand = Candidate(name, "version_floor", arg=m.group("ver"))
-            if cand not in out:
-                out.append(cand)
+    found = [(m, m.group("ver")) for p in _FLOORS for m in p.finditer(sentence)]
+    found += [(m, _next(m.group("old"))) for p in _DROPPED for m in p.finditer(sentence)]
+    for m, version in found:
+        name = m.group("pkg").strip("`").lower()
+        if _RUNTIMES.match(name) or not _PACKAGE.fullmatch(name) or name == package:
+            continue
+        cand = Candidate(name, "version_floor", arg=version)
+        if cand not in out:
+            out.append(cand)
     return out

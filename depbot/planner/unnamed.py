@@ -108,6 +108,13 @@ _HOUSEKEEPING = re.compile(
 _A_FIX = re.compile(
     r"^\W*(?:fix(?:ed|es)?|bug\s*fix(?:es)?|docs?|chore|refactor|perf|test)\b", re.I
 )
+# "so you don't need to have `less` in your `package.json`, we already supply it": a demand
+# relaxed, which code that still meets it does not trip over, though listed as a break
+_RELAXED = re.compile(
+    r"\b(?:do\s+not|don'?t|no\s+longer|won'?t|will\s+not)\s+need\s+to\b|\bno\s+(?:more\s+)?need\s+to\b"
+    r"|\b(?:is|are)\s+no\s+longer\s+(?:needed|required|necessary)\b",
+    re.I,
+)
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdown emphasis
 
 
@@ -144,7 +151,9 @@ def unnamed_indices(cl: Changelog) -> list[int]:
         rest = _HYPOTHETICAL.sub("", _NO_BREAKS.sub("", plain))
         if _ANNOUNCED_BREAK.search(rest) or behaviour_change(rest) or _removes_unnamed(rest):
             out.append(i)
-        elif e.declared and not (_HOUSEKEEPING.search(plain) or _A_FIX.search(plain)):
+        elif e.declared and not (
+            _HOUSEKEEPING.search(plain) or _A_FIX.search(plain) or _RELAXED.search(plain)
+        ):
             out.append(i)  # "use ES Module export instead of CommonJS" under BREAKING CHANGES
     return out
 

@@ -273,7 +273,14 @@ def test_another_package_needed_at_a_lowest_version():
     ]
     assert floors("TypeScript 4.1+ is now required") == [("typescript", "4.1")]
     assert floors("Now requires `react` 16.8 or newer.") == [("react", "16.8")]
+    # stop 52: the lowest version said outright, or the version no longer supported
+    assert floors("minimum support webpack version is `4`") == [("webpack", "4")]
+    assert floors("The minimum supported version of `webpack` is now 5") == [("webpack", "5")]
+    assert floors("`2` version of `less` is not supported anymore") == [("less", "3")]
+    assert floors("Drop support for TypeScript 3.9") == [("typescript", "3.10")]
+    assert floors("webpack 4 is no longer supported") == [("webpack", "5")]
     # runtimes are no packages a manifest installs
+    assert floors("Drop support for Node v10") == []
     assert floors("Commander 9 requires Node.js v12.20.0 or higher") == []
     assert floors("Drop support for Node < 14; browsers need ES2018") == []
 
@@ -399,3 +406,20 @@ def test_a_table_of_deprecations_on_its_own_stays_deprecations():
     )
     items = analyze_section(text, package="jobkit")
     assert not any(c.symbol == "job.spec" for i in items for c in i.candidates)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("- remove deprecated compress option (3d6e9e9)", [("compress", "parameter")]),
+        ("- remove unref method", [("unref", "name")]),
+        # a plural names a group, an adjective names none
+        ("- Removed deprecated logger functions.", []),
+        ("- remove unused option", []),
+    ],
+)
+def test_one_plain_word_before_the_kind_of_api_it_is_names_it(text, found):
+    got = [
+        (c.symbol, c.kind) for i in analyze_section(text, package="lesskit") for c in i.candidates
+    ]
+    assert got == found
