@@ -60,8 +60,10 @@ from tests.helpers.realworld import CORPUS
 # 158 in stop 46 (UMD bundles, values handed to other modules); 164 in stop 47 with
 # who_loads (a package nothing loads). Then 15 written blind (NPM15-STOP47-BLIND.md): 6
 # passed at 6bf8d3a, no false-safe. 170 of 235.
+# Stop 52: 20 written blind (NPM20-STOP52-BLIND.md): 12 passed at d85ab2f, no false-safe;
+# 220 of 300 at its end (interop defaults, options schemas, own config files at the root).
 # It only rises from here
-FLOOR = 204  # stop 51: 280 cases (24 new, written blind in two batches)
+FLOOR = 218  # stop 52: 300 cases (20 new, written blind); 220 pass at its end
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
 # at stop 45: unknown, an import the API diff could not find is vouched for by nothing)
