@@ -1,0 +1,6 @@
+module.exports = {
+    inputFiles: ["./src/"],
+    mode: "modules",
+    out: "docs",
+    exclude: ["./src/**/_*.ts"],
+}

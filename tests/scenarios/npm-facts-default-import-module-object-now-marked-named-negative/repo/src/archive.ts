@@ -1,0 +1,5 @@
+import { pack } from "packkit";
+
+export function archive(folder: string): string {
+  return pack(folder, `${folder}.pkg`);
+}
