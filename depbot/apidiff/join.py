@@ -217,8 +217,26 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     for change in diff.changes:
         if change.kind in OPTION_KINDS:
             wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
+    for change in diff.changes:
+        if change.kind == "type_args_required":
+            wanted += [q for q in _type_queries(change, report.sites) if q not in wanted]
     wanted += [q for q in _schema_queries(diff) if q not in wanted]
     return wanted[:MAX_QUERIES]
+
+
+def _type_queries(change: ApiChange, sites: Iterable[ImportSite]) -> list[Query]:
+    """The uses of a generic type that now needs more type arguments, by each local name
+    it is imported under (``import { Match as M }``)."""
+    module, _, name = change.path.partition(":")
+    needed = change.detail.rpartition("→")[2].strip()
+    locals_ = {
+        local
+        for s in sites
+        if s.module == module
+        for local, imported in s.names.items()
+        if imported == name
+    }
+    return [Query(local, "bare_type", arg=needed) for local in sorted(locals_)]
 
 
 def _outside(change: ApiChange) -> Query | None:
@@ -288,6 +306,8 @@ def _sentence(change: ApiChange) -> str:
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
         "option_removed": f"{change.path} no longer takes the {change.detail} option",
+        "type_args_required": f"the type {change.path} needs more type arguments "
+        f"({change.detail.replace(' → ', ' before, ')} now)",
         "options_closed": f"{change.path} validates its options now and refuses any but "
         f"{', '.join(change.detail.split('|'))}",
         "option_values_narrowed": _narrowed(change),
@@ -361,6 +381,9 @@ def _npm_uses(
     if change.kind == "export_removed":  # a type's import too: erased at run time, but the
         mine = [s for s in sites if s.module == path]  # compiler stops at a name gone
         return [s for s in mine if change.detail in s.names.values()]
+    if change.kind == "type_args_required":
+        results = [answers.get(q) for q in _type_queries(change, sites)]
+        return [h for r in results if r is not None for h in r.hits if h.context == "code"]
     outside = _outside(change)
     if change.kind in OPTION_KINDS or outside is not None:
         wanted = _option_queries(change, live) if change.kind in OPTION_KINDS else []

@@ -27,6 +27,7 @@ from depbot.search.jsimports import JsImport
 from depbot.symbols import javascript as code_js
 from depbot.symbols import jsaliases, jslocal
 from depbot.symbols import python as code_py
+from depbot.symbols.bare_types import bare_type_uses
 from depbot.symbols.callbacks import callback_calls
 from depbot.symbols.commands import command_uses
 from depbot.symbols.config import config_file_uses
@@ -794,6 +795,9 @@ class SymbolSearch:
                 self.code, self.report(ecosystem, package), package, symbol,
                 tuple(eco.source_globs), eco.language == "javascript",
             )  # fmt: skip
+        if kind == "bare_type":  # a generic type used with fewer type arguments than needed
+            rep = self.report(ecosystem, package)
+            return bare_type_uses(rep, package, symbol, query.arg.strip(), self._text)
         if kind == "options_outside":  # what a closed options schema refuses now
             return outside_options(
                 self.code, self.report(ecosystem, package), package, query.arg.strip(),

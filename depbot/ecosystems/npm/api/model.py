@@ -20,6 +20,7 @@ from depbot.ecosystems.npm.api.exportsmap import (
     pattern_conditions,
     subpath_allowed,
 )
+from depbot.ecosystems.npm.api.generics import type_parameters
 from depbot.ecosystems.npm.api.interop import module_object_is_default
 from depbot.ecosystems.npm.api.params import (
     Signatures,
@@ -454,6 +455,7 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         changes += _name_changes(old, new, pkg, subpath, notes)
     changes += _option_changes(old, new, pkg)
     changes += _shape_changes(old, new, pkg)
+    changes += _generic_changes(old, new, pkg)
     changes += [
         c
         for c in schema_changes(_options_schema(old), _options_schema(new), pkg, new.label)
@@ -463,6 +465,27 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
     return changes
+
+
+def _generic_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
+    """A generic type of the root's declarations that needs more type arguments than before
+    (a default dropped, a parameter added without one): ``type_args_required``, detail
+    ``"before → after"`` (how many a use must give)."""
+    before_file, after_file = declaration_file(old, "."), declaration_file(new, ".")
+    if before_file is None or after_file is None:
+        return []
+    before, after = type_parameters(before_file), type_parameters(after_file)
+    exported = subpath_names(new, ".") or set()
+    return [
+        ApiChange(
+            "type_args_required",
+            f"{pkg}:{name}",
+            f"{before[name][1]} → {needed}",
+            f"{new.label} · {after_file.name} · {name}",
+        )  # fmt: skip
+        for name, (_, needed) in sorted(after.items())
+        if name in exported and name in before and needed > before[name][1]
+    ]
 
 
 def _options_schema(package: NpmPackage) -> OptionsSchema | None:

@@ -1,0 +1,1 @@
+export { post } from "./routes";
