@@ -34,6 +34,10 @@ def test_the_schema_the_code_loads_is_the_options_schema(tmp_path: Path):
     assert got is not None and got.closed and got.properties == {"lessOptions", "sourceMap"}
     (root / "dist" / "index.js").write_text("module.exports = 1;\n")  # loaded by nothing
     assert options_schema(root, ["dist/options.json"], ["dist/index.js"]) is None
+    # a schema of some other input the package reads (a data format) is no options schema
+    (root / "dist" / "manifest-schema.json").write_text(json.dumps(SCHEMA))
+    (root / "dist" / "index.js").write_text('const s = require("./manifest-schema.json");\n')
+    assert options_schema(root, ["dist/manifest-schema.json"], ["dist/index.js"]) is None
 
 
 def _changes(tmp_path: Path, before: dict | None, after: dict | None) -> list[tuple[str, str]]:

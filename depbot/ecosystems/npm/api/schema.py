@@ -19,6 +19,9 @@ from depbot.records.api import ApiChange
 __all__ = ["OptionsSchema", "options_schema", "schema_changes"]
 
 MAX_BYTES = 500_000
+# `options.json`, `plugin-options.json`, `ForkTsCheckerWebpackPluginOptions.json`, babel-loader's
+# `schema.json`: what the file is named says it is a schema of options
+_OPTIONS_FILE = re.compile(r"(?i:.*options?.*|schema)\.json")
 # the release's code loads the schema: `require("./options.json")`, `import schema from …`
 _LOADS = r"""(?:require\(\s*|from\s+|import\(\s*)['"]\.{{1,2}}/(?:[\w.-]+/)*{name}['"]"""
 
@@ -38,8 +41,8 @@ def options_schema(root: Path, files: list[str], code: list[str]) -> OptionsSche
     found = []
     for rel in files:
         name = rel.rsplit("/", 1)[-1]
-        if not name.endswith(".json") or name == "package.json" or "node_modules/" in rel:
-            continue
+        if not _OPTIONS_FILE.fullmatch(name) or "node_modules/" in rel:
+            continue  # a schema of some other input (a data format the package reads) is none
         schema = _read(root / rel, rel)
         if schema is not None and _loaded(root, code, name):
             found.append(schema)
