@@ -807,6 +807,25 @@ def field_values(text: str, field: str) -> list[str]:
     return found
 
 
+def typed_field(text: str, field: str) -> list[str]:
+    """The TypeScript types a class gives ``field`` without a value in sight: a constructor's
+    parameter property (``constructor(private readonly api: HttpClient)``, the framework
+    injects it) or a declared field (``private client!: Client;``)."""
+    name = re.escape(field)
+    found = re.findall(
+        rf"\b(?:private|public|protected|readonly)\s+(?:readonly\s+)?{name}\s*[?!]?\s*:\s*"
+        r"([A-Za-z_$][\w$]*)(?:<[^>\n]*>)?\s*[,)]",
+        text,
+    )
+    found += re.findall(
+        rf"^[ \t]+(?:(?:private|public|protected|readonly|declare)\s+)*{name}\s*[?!]?\s*:\s*"
+        r"([A-Za-z_$][\w$]*)(?:<[^;\n]*>)?\s*;",
+        text,
+        re.M,
+    )
+    return list(dict.fromkeys(found))
+
+
 def _object_literal(text: str, name: str, brace: int, assigned: dict[str, list[str]]) -> None:
     """``const deps = { zk: require('zipkit'), other }``: ``deps.zk`` and ``deps.other`` get
     their values' origins; ``const api = { ...zk }`` makes ``api`` what ``zk`` is (its keys

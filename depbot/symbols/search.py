@@ -535,8 +535,13 @@ class SymbolSearch:
                 rf"(?<![\w$.])this\s*\.\s*{re.escape(field)}\s*=(?!=)\s*([^;\n]{{1,200}})", text
             )
         ] + code_js.field_values(text, field)  # `zk = require('zipkit');` in a class body
-        if not values:
-            return None
+        if not values:  # `constructor(private readonly api: HttpClient)`: injected, typed
+            typed = [
+                self._js_binding(path, t, package, 1) for t in code_js.typed_field(text, field)
+            ]
+            return (
+                Binding("local-package", field) if any(t.kind == "package" for t in typed) else None
+            )
         got = []
         for value in values:
             value = value.strip()

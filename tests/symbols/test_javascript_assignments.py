@@ -106,3 +106,19 @@ def test_a_field_is_what_a_class_body_or_an_object_literal_gives_it():
     )
     assert field_values(obj, "zk") == ["require('zipkit')"]
     assert field_values("if (a === b) { x.zk = 1; }\n", "zk") == []
+
+
+def test_the_type_a_class_gives_an_injected_or_declared_field():
+    from depbot.symbols.javascript import typed_field
+
+    src = (
+        "export class Users {\n"
+        "  private store!: Cache<string>;\n"
+        "  constructor(private readonly api: HttpClient, public log: Logger) {}\n"
+        "  list() { return this.api.get('/u'); }\n"
+        "}\n"
+    )
+    assert typed_field(src, "api") == ["HttpClient"]
+    assert typed_field(src, "log") == ["Logger"]
+    assert typed_field(src, "store") == ["Cache"]
+    assert typed_field(src, "list") == []  # a method, no field
