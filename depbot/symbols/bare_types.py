@@ -13,6 +13,7 @@ from collections.abc import Callable
 from depbot.core.errors import ToolError
 from depbot.search.sites import ImportReport
 from depbot.symbols.facts import SymbolHit, SymbolResult
+from depbot.symbols.used import line_of
 
 __all__ = ["bare_type_uses"]
 
@@ -46,7 +47,7 @@ def bare_type_uses(
                 said = "without type arguments" if not given else f"with {given} type argument(s)"
                 why = f"uses the type {local} {said}; {package}'s new release requires {needed}"
                 hits.append(SymbolHit(site.path, line, m.start() - text.rfind("\n", 0, m.start()),
-                                      lines[line - 1].strip()[:200], "code", "strong", why))  # fmt: skip
+                                      line_of(lines, line), "code", "strong", why))  # fmt: skip
     note = f"{len(hits)} use(s) of {local} with fewer than {needed} type argument(s)"
     return SymbolResult(local, "bare_type", hits[:_MAX_HITS], len(hits), len(hits) > _MAX_HITS,
                         {}, note)  # fmt: skip

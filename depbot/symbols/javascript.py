@@ -161,9 +161,6 @@ def _scan_args(text: str, open_paren: int) -> tuple[list[str], int]:
     return args, n
 
 
-scan_args = _scan_args  # the argument texts of a call (or the parts of a literal) and its close
-
-
 _TS_CAST = re.compile(r"(?:\s+as\s+[\w$.<>\[\]| ]+|!)$")  # `callback as any`, `cb!`
 _TYPED_ARROW = re.compile(
     r"^(?:async\s*)?\(?[\w$,\s{}\[\]=:<>|?.]*\)?\s*(?::\s*[\w$<>\[\]|. ]+)?\s*=>"
@@ -207,23 +204,46 @@ _LEADING_COMMENTS = re.compile(r"^(?:\s*(?://[^\n]*(?:\n|$)|/\*.*?\*/))*\s*", re
 _KEY = re.compile(r"""^(?:async\s+|get\s+|set\s+)?\*?\s*(?:(['"])(.+?)\1|([\w$]+))\s*(?=[:(,]|$)""")
 
 
+def literal_parts(text: str, opener: int) -> list[tuple[str, int]]:
+    """(text, offset) of each top-level part of the call or literal whose bracket is at
+    ``opener`` (leading comments left out)."""
+    out = []
+    cursor = opener + 1
+    for part in _scan_args(text, opener)[0]:
+        at = text.find(part, cursor)
+        if at < 0:
+            break
+        cursor = at + len(part)
+        body = _LEADING_COMMENTS.sub("", part)
+        if body:
+            out.append((body, at + len(part) - len(body)))
+    return out
+
+
+def key_of(body: str) -> tuple[str, str]:
+    """The key of one part of an object literal ("..." for a spread or a computed key), and
+    the text after it."""
+    found = _KEY.match(body)
+    if not found or body.startswith("..."):
+        return "...", ""
+    return found.group(2) or found.group(3), body[found.end() :].lstrip()
+
+
+def keys_at(text: str, brace: int) -> tuple[tuple[str, int], ...] | None:
+    """(key, its offset) for each top-level key of the object literal whose ``{`` is at
+    ``brace`` (``...`` for a spread or a computed key); None when none opens there."""
+    if not 0 <= brace < len(text) or text[brace] != "{":
+        return None
+    return tuple((key_of(body)[0], at) for body, at in literal_parts(text, brace))
+
+
 def _object_parts(arg: str) -> list[tuple[str, str]] | None:
     """(key, the text after it) for each top-level part of an object literal argument, the
     key "..." for a spread or a computed key; None when the argument is not an object literal."""
     text = arg.strip()
     if not text.startswith("{"):
         return None
-    parts = []
-    for part in _scan_args(text, 0)[0]:
-        part = _LEADING_COMMENTS.sub("", part)
-        if not part:
-            continue
-        found = _KEY.match(part)
-        if not found or part.startswith("..."):
-            parts.append(("...", ""))
-            continue
-        parts.append((found.group(2) or found.group(3), part[found.end() :].lstrip()))
-    return parts
+    return [key_of(body) for body, _ in literal_parts(text, 0)]
 
 
 def object_strings(arg: str) -> tuple[tuple[str, str], ...] | None:

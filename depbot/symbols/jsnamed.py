@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 
-from depbot.symbols.javascript import scan_args, unclosed_before, without_line_comments
+from depbot.symbols.javascript import (
+    key_of,
+    keys_at,
+    literal_parts,
+    unclosed_before,
+    without_line_comments,
+)
 
 WINDOW = 20_000  # characters read each side of the key
 MAX_LEVELS = 3  # objects climbed from the key's own object to the one that names the package
@@ -89,37 +95,6 @@ def names_package(strings: list[str], package: str) -> bool:
 # the key an entry gives the options of the package it names under (`{ loader: 'x', options:
 # {…} }`; webpack 1's `query`)
 _OPTIONS_KEYS = ("options", "query")
-_KEY = re.compile(r"""^(?:(['"])(.+?)\1|([\w$]+))\s*(?=[:(,]|$)""")
-_LEADING_COMMENTS = re.compile(r"^(?:\s*(?://[^\n]*(?:\n|$)|/\*.*?\*/))*\s*", re.S)
-
-
-def _parts(text: str, opener: int) -> list[tuple[str, int]]:
-    """(text, offset) of each top-level part of the literal opening at ``opener``, leading
-    comments left out."""
-    out = []
-    cursor = opener + 1
-    for part in scan_args(text, opener)[0]:
-        at = text.find(part, cursor)
-        if at < 0:
-            break
-        cursor = at + len(part)
-        body = _LEADING_COMMENTS.sub("", part)
-        if body:
-            out.append((body, at + len(part) - len(body)))
-    return out
-
-
-def keys_at(text: str, brace: int) -> tuple[tuple[str, int], ...] | None:
-    """(key, its offset) for each top-level key of the object literal whose ``{`` is at
-    ``brace`` (``...`` for a spread or a computed key); None when none opens there."""
-    if not 0 <= brace < len(text) or text[brace] != "{":
-        return None
-    out = []
-    for body, at in _parts(text, brace):
-        found = _KEY.match(body)
-        key = "..." if not found or body.startswith("...") else found.group(2) or found.group(3)
-        out.append((key, at))
-    return tuple(out)
 
 
 def options_beside(text: str, at: int) -> tuple[tuple[str, int], ...] | None:
@@ -132,7 +107,7 @@ def options_beside(text: str, at: int) -> tuple[tuple[str, int], ...] | None:
         holder = unclosed_before(text, holder)  # `loader: require.resolve('x-loader')`
     if holder < 0 or text[holder] not in "{[":
         return None
-    parts = _parts(text, holder)
+    parts = literal_parts(text, holder)
     if text[holder] == "[":
         mine = [i for i, (body, start) in enumerate(parts) if start <= at < start + len(body)]
         if not mine or mine[0] + 1 >= len(parts):
@@ -140,11 +115,9 @@ def options_beside(text: str, at: int) -> tuple[tuple[str, int], ...] | None:
         body, start = parts[mine[0] + 1]
         return keys_at(text, start) if body.startswith("{") else None
     for body, start in parts:
-        found = _KEY.match(body)
-        key = found and (found.group(2) or found.group(3))
+        key, value = key_of(body)
         if key not in _OPTIONS_KEYS:
             continue
-        value = body[found.end() :].lstrip()
         if not value.startswith(":"):
             return ()  # `{ loader: 'x', options }`: a variable's
         value = value[1:].lstrip()

@@ -16,8 +16,10 @@ from depbot.core.errors import ToolError
 from depbot.search.lexical import STRING
 from depbot.search.sites import ImportReport
 from depbot.symbols.facts import SymbolHit, SymbolResult
-from depbot.symbols.jsnamed import keys_at, options_beside
+from depbot.symbols.javascript import keys_at, offsets
+from depbot.symbols.jsnamed import options_beside
 from depbot.symbols.required import one_glob, spec_pattern
+from depbot.symbols.used import line_of
 
 __all__ = ["outside_options"]
 
@@ -49,7 +51,7 @@ def outside_options(
             if h.context != STRING:
                 continue
             text = text_of(h.path)
-            at = _offset(text, h.line, h.col)
+            at = offsets(text)[h.line - 1] + max(h.col - 1, 0)
             keys = options_beside(text, at)
             if keys is not None:
                 objects.append((h.path, at, keys))
@@ -61,24 +63,29 @@ def outside_options(
             if imported in ("default", "*") and re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 objects += [(site.path, at, keys) for at, keys in _passed_to(text, local)]
     refused_at: dict[tuple[str, int], list[str]] = {}
+
+    def hit(path: str, line: int, evidence: str, why: str) -> SymbolHit:
+        return SymbolHit(path, line, 1, line_of(text_of(path).split("\n"), line), "code",
+                         evidence, why)  # fmt: skip
+
     for path, at, keys in objects:
         text = text_of(path)
         if keys == ():  # the options are a variable or a call: any key may be in them
-            line = text.count("\n", 0, at) + 1
             why = f"may be a use: options given to {package} are built elsewhere; {rule} some"
-            hits.append(SymbolHit(path, line, 1, _line(text, line), "code", "weak", why))
+            hits.append(hit(path, text.count("\n", 0, at) + 1, "weak", why))
             continue
         for key, offset in keys:
             line = text.count("\n", 0, offset) + 1
             if key == "...":
                 why = f"may be a use: options spread into {package}'s from elsewhere"
-                hits.append(SymbolHit(path, line, 1, _line(text, line), "code", "weak", why))
+                hits.append(hit(path, line, "weak", why))
             elif refused(key):
                 refused_at.setdefault((path, line), []).append(key)
     for (path, line), keys in refused_at.items():
         names = ", ".join(dict.fromkeys(keys))
-        why = f"passes {package} the option(s) {names}, which {rule}"
-        hits.append(SymbolHit(path, line, 1, _line(text_of(path), line), "code", "strong", why))
+        hits.append(
+            hit(path, line, "strong", f"passes {package} the option(s) {names}, which {rule}")
+        )
     hits = sorted(
         {(h.path, h.line, h.evidence): h for h in hits}.values(), key=lambda h: (h.path, h.line)
     )
@@ -86,18 +93,6 @@ def outside_options(
     note = f"{strong} option(s) {package} refuses now, among {len(objects)} options object(s) given to it"
     return SymbolResult(package, "options_outside", hits[:_MAX_HITS], len(hits),
                         len(hits) > _MAX_HITS, {}, note)  # fmt: skip
-
-
-def _offset(text: str, line: int, col: int) -> int:
-    start = 0
-    for _ in range(line - 1):
-        start = text.find("\n", start) + 1
-    return start + max(col - 1, 0)
-
-
-def _line(text: str, line: int) -> str:
-    lines = text.split("\n")
-    return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
 
 
 def _passed_to(text: str, local: str) -> list[tuple[int, tuple[tuple[str, int], ...]]]:

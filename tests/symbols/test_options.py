@@ -12,7 +12,8 @@ from depbot.core.errors import ToolError
 from depbot.core.settings import Settings
 from depbot.search.code import CodeSearch
 from depbot.symbols.facts import SymbolQuery
-from depbot.symbols.jsnamed import keys_at, options_beside
+from depbot.symbols.javascript import keys_at
+from depbot.symbols.jsnamed import options_beside
 from depbot.symbols.search import SymbolSearch
 
 

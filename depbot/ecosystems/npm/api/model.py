@@ -301,14 +301,17 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
 def interop_default(package: NpmPackage) -> bool:
     """Whether a default import of the package (``import tar from 'tar'`` under
     ``esModuleInterop``, Babel, a bundler) gets its module object: a CommonJS entry file
-    that never marks itself ``__esModule`` (``interop.module_object_is_default``)."""
-    for target in dict.fromkeys(_targets(package, ".")):
-        entry = _entry_file(package, target)
-        if entry is None or not entry.name.endswith(JS_SUFFIXES) or _is_esm_file(package, target):
-            continue
-        if module_object_is_default(entry):
-            return True
-    return False
+    that never marks itself ``__esModule`` (``interop.module_object_is_default``); read
+    once (the diff and the surface of both releases ask)."""
+    if "interop" not in package.memo:
+        package.memo["interop"] = any(
+            module_object_is_default(entry)
+            for target in dict.fromkeys(_targets(package, "."))
+            if (entry := _entry_file(package, target)) is not None
+            and entry.name.endswith(JS_SUFFIXES)
+            and not _is_esm_file(package, target)
+        )
+    return package.memo["interop"]
 
 
 def _runtime_names(package: NpmPackage, targets: list[str], reader: Foreign) -> set[str] | None:

@@ -38,14 +38,15 @@ def options_schema(root: Path, files: list[str], code: list[str]) -> OptionsSche
     """The one options schema the release's code loads (``files``: the release's files,
     ``code``: its JavaScript files); None when it has none, or more than one (a plugin's
     and a loader's: which a use passes is not known here)."""
-    found = []
-    for rel in files:
-        name = rel.rsplit("/", 1)[-1]
-        if not _OPTIONS_FILE.fullmatch(name) or "node_modules/" in rel:
-            continue  # a schema of some other input (a data format the package reads) is none
-        schema = _read(root / rel, rel)
-        if schema is not None and _loaded(root, code, name):
-            found.append(schema)
+    read = [
+        (schema, rel.rsplit("/", 1)[-1])
+        for rel in files
+        if _OPTIONS_FILE.fullmatch(rel.rsplit("/", 1)[-1])
+        and "node_modules/" not in rel
+        and (schema := _read(root / rel, rel)) is not None
+    ]  # a schema of some other input (a data format the package reads) is none
+    loaded = _loaded(root, code, {name for _, name in read}) if read else set()
+    found = [schema for schema, name in read if name in loaded]
     return found[0] if len(found) == 1 else None
 
 
@@ -70,16 +71,19 @@ def _read(path: Path, rel: str) -> OptionsSchema | None:
     )
 
 
-def _loaded(root: Path, code: list[str], name: str) -> bool:
-    pattern = re.compile(_LOADS.format(name=re.escape(name)))
+def _loaded(root: Path, code: list[str], names: set[str]) -> set[str]:
+    """Which of the file ``names`` the release's code loads (each code file read once)."""
+    patterns = {name: re.compile(_LOADS.format(name=re.escape(name))) for name in names}
+    found: set[str] = set()
     for rel in code:
         try:
             text = (root / rel).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if pattern.search(text):
-            return True
-    return False
+        found |= {name for name, pattern in patterns.items() if pattern.search(text)}
+        if found == names:
+            break
+    return found
 
 
 def schema_changes(
