@@ -179,7 +179,9 @@ def run_scenario(
     sc: Scenario, *, model_name: str, base: Settings, keep: Path | None = None
 ) -> tuple[bool, list[dict[str, Any]], dict[str, Any], str, Path]:
     """Run one scenario in a fresh folder: removed afterwards unless ``keep`` names where
-    folders stay, or the scenario failed (its trace is what the failure row points at)."""
+    folders stay. A failed scenario's ``out/`` (trace, report, drafts) stays, since the
+    failure row points at its trace; its checkout and cache go, so that many failing runs
+    do not fill the disk."""
     work = Path(tempfile.mkdtemp(prefix=f"depbot-eval-{sc.name}-", dir=keep))
     try:
         passed, rows, stats, why, trace = _run_in(sc, work, model_name=model_name, base=base)
@@ -187,8 +189,12 @@ def run_scenario(
         if keep is None:
             shutil.rmtree(work, ignore_errors=True)
         raise
-    if passed and keep is None:
-        shutil.rmtree(work, ignore_errors=True)
+    if keep is None:
+        if passed:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            for bulky in ("repo", "cache"):
+                shutil.rmtree(work / bulky, ignore_errors=True)
     return passed, rows, stats, why, trace
 
 

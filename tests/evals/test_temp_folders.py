@@ -50,3 +50,5 @@ def test_keep_keeps_and_a_failure_keeps_its_trace(scratch: Path, tmp_path: Path)
     assert summary.totals()["failed"] == 1
     left = [p for p in scratch.iterdir() if p.name.startswith("depbot-eval-")]
     assert len(left) == 1 and (left[0] / "out" / "trace.jsonl").is_file()
+    # the checkout and the cache are gone: many failing runs must not fill the disk
+    assert sorted(p.name for p in left[0].iterdir()) == ["out"]
