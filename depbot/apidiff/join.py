@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from depbot import ecosystems
 from depbot.apidiff.fates import Fates
-from depbot.records.api import ApiChange, ApiDiff, Deprecation
+from depbot.records.api import BUNDLED_DEFAULT, ApiChange, ApiDiff, Deprecation
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
 from depbot.symbols.loaded import weakened
@@ -298,7 +298,13 @@ def _sentence(change: ApiChange) -> str:
         "became_esm_only": f"{change.path} is an ES module only ({change.detail})",
         "subpath_closed": f"{change.path} is no longer an entry point (exports)",
         "subpath_removed": f"{change.path} is gone from the package (no such file)",
-        "default_removed": f"{change.path} has no default export",
+        "default_removed": f"{change.path} has no default export"
+        + (
+            " for an `import` (the file bundlers load exports it by name only; `require` still "
+            "gets the module object)"
+            if change.detail == BUNDLED_DEFAULT
+            else ""
+        ),
         "not_constructible": f"{change.path}'s module object is no constructor now "
         f"({change.detail}): `new` of it throws",
         "now_class": f"{change.path}'s module object is a class now ({change.detail}): "
@@ -369,6 +375,8 @@ def _npm_uses(
     named = [s for s in live if s.module == path and s.style in ("import", "export-from")]
     if change.kind == "default_removed":
         hits: list[UseHit] = [s for s in named if "default" in s.names.values()]
+        if change.detail == BUNDLED_DEFAULT:  # `require` still gets the module object
+            return hits
         seen = {(h.path, h.line) for h in hits}
         called = answers.get(Query(path, "default_import"))
         for h in called.hits if called is not None else []:

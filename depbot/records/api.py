@@ -31,6 +31,9 @@ NPM_KINDS = (
     "option_values_narrowed",  # detail `option=a|b`: the string values it still allows
     "positional_reduced",  # detail `8 → 1`: the most positional arguments, before and now
 )
+# the detail of a default_removed change known only for a default import (the members of
+# the old module object are not known, that it was the default is): ``require`` still gets it
+BUNDLED_DEFAULT = "default import (the old module object; the new release exports no default)"
 
 
 @dataclass(frozen=True)

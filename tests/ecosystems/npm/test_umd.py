@@ -7,6 +7,7 @@ from pathlib import Path
 
 from depbot.apidiff import diff_releases
 from depbot.ecosystems.npm.api.exports import file_exports
+from depbot.records.api import BUNDLED_DEFAULT
 
 WRAPPED = """;(function (factory) {
   if (typeof define === 'function' && define.amd) { define(factory); }
@@ -114,3 +115,21 @@ def test_an_import_gets_the_module_file_of_a_bundle_whose_require_file_has_a_def
     (new / "types" / "index.d.ts").write_text("export declare function get(): void;\n")
     diff = diff_releases("npm", old, new)
     assert "default_removed" in {c.kind for c in diff.changes}
+
+
+def test_an_unread_module_object_is_still_known_to_be_the_default_import(tmp_path):
+    """No file shows the old bundle's members, but that its module object is the default is
+    known: a new `module` file with named exports only takes the default import away, while
+    the same unread bundle in both releases compares nothing."""
+    old = _release(tmp_path / "old", COMPUTED, "2.9.0")
+    same = _release(tmp_path / "same", COMPUTED, "2.9.1")
+    assert not diff_releases("npm", old, same).changes
+    new = _release(tmp_path / "new", COMPUTED, "3.0.0")
+    manifest = json.loads((new / "package.json").read_text())
+    manifest["module"] = "src/jar.mjs"
+    (new / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (new / "src" / "jar.mjs").write_text("export class Jar {}\nexport function register() {}\n")
+    diff = diff_releases("npm", old, new)
+    assert [(c.kind, c.detail) for c in diff.changes] == [("default_removed", BUNDLED_DEFAULT)]
+    assert (diff.old_api or {}).get("jar:default") == "export"
+    assert (diff.old_api or {}).get("jar") == "opaque"

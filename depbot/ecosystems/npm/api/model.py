@@ -33,7 +33,7 @@ from depbot.ecosystems.npm.api.params import (
 from depbot.ecosystems.npm.api.schema import OptionsSchema, options_schema, schema_changes
 from depbot.ecosystems.npm.api.shape import module_shape
 from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
-from depbot.records.api import ApiChange
+from depbot.records.api import BUNDLED_DEFAULT, ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
 SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
@@ -314,6 +314,19 @@ def interop_default(package: NpmPackage) -> bool:
     return package.memo["interop"]
 
 
+def module_object_default(package: NpmPackage, subpath: str = ".") -> bool:
+    """Whether the first entry file of `pkg/<subpath>` sets a value as its module object
+    (a UMD ``module.exports = factory(…)``) even where no file shows that value's members:
+    the default import is known to exist, though the other names are not."""
+    reader = _foreign_reader(package)
+    for target in dict.fromkeys(_targets(package, subpath)):
+        entry = _entry_file(package, target)
+        if entry is not None and entry.name.endswith(JS_SUFFIXES):
+            names = file_exports(entry, package.root, foreign=reader)
+            return names is not None and "default" in names
+    return False
+
+
 def _runtime_names(package: NpmPackage, targets: list[str], reader: Foreign) -> set[str] | None:
     """The names the entry files show: the first one's, or with an ``exports`` map those of
     each condition's file (an ``import`` file and a UMD ``require`` one are one API). None
@@ -334,17 +347,25 @@ def _runtime_default(package: NpmPackage, targets: list[str], reader: Foreign) -
     (``module.exports = Sequelize``): ``require('pkg')`` then gets a value, whatever the
     declarations beside it re-export (``export * from './lib/sequelize'`` carries no default).
     Not when a ``module`` file (what bundlers give an ``import``) exports no default."""
-    module = package.manifest.get("module")
-    esm = _entry_file(package, module) if isinstance(module, str) and module else None
-    if package.exports is None and esm is not None and esm.name.endswith(JS_SUFFIXES):
-        if "default" not in file_exports(esm, package.root, foreign=reader):
-            return False
+    esm = _module_file_names(package, reader)
+    if esm is not None and "default" not in esm:
+        return False
     for target in targets:
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
             names = file_exports(entry, package.root, foreign=reader)
             return names is not None and "default" in names
     return False
+
+
+def _module_file_names(package: NpmPackage, reader: Foreign) -> set[str] | None:
+    """The names of the ``module`` file (what bundlers give an ``import`` when there is no
+    ``exports`` map), None when there is none."""
+    module = package.manifest.get("module")
+    esm = _entry_file(package, module) if isinstance(module, str) and module else None
+    if package.exports is not None or esm is None or not esm.name.endswith(JS_SUFFIXES):
+        return None
+    return file_exports(esm, package.root, foreign=reader)
 
 
 def package_of(spec: str) -> str:
@@ -592,12 +613,18 @@ def _name_changes(
     old: NpmPackage, new: NpmPackage, pkg: str, subpath: str, notes: list[str]
 ) -> list[ApiChange]:
     before, after = subpath_names(old, subpath), subpath_names(new, subpath)
+    path = pkg if subpath == "." else f"{pkg}/{subpath[2:]}"
+    where = f"{new.label} · {subpath}"
+    if before is None and subpath == "." and module_object_default(old, subpath):
+        # the old module object's members are not known, but that it is the default is: a
+        # default import of the new release gets nothing (the file bundlers load has none)
+        bundled = after if after is not None else _module_file_names(new, _foreign_reader(new))
+        if bundled is not None and "default" not in bundled:
+            return [ApiChange("default_removed", path, BUNDLED_DEFAULT, where)]
     if before is None or after is None:
         if before is not None:
             notes.append(f"{new.label}: no file shows the exports of {subpath}, not compared")
         return []
-    path = pkg if subpath == "." else f"{pkg}/{subpath[2:]}"
-    where = f"{new.label} · {subpath}"
     changes = []
     if "default" in before and "default" not in after:
         changes.append(ApiChange("default_removed", path, "default export", where))

@@ -17,6 +17,7 @@ from depbot.ecosystems.npm.api.model import (
     asset_paths,
     deep_paths,
     interop_default,
+    module_object_default,
     requirable,
     subpath_names,
 )
@@ -37,6 +38,8 @@ def npm_surface(package: NpmPackage, name: str) -> dict[str, str]:
             out[f"{path}:{exported}"] = "export"
         if subpath == "." and names is not None and interop_default(package):
             out.setdefault(f"{path}:default", "export")  # a default import: the module object
+        if subpath == "." and names is None and module_object_default(package):
+            out[f"{path}:default"] = "export"  # a value whose members no file shows
     for asset in asset_paths(package):  # `import 'pkg/dist/pkg.css'`: a file, no names
         out.setdefault(f"{name}/{asset[2:]}", "file")
     return out
