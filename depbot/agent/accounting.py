@@ -5,7 +5,9 @@
 - each breaking (and runtime) item of the notes read: ``searched`` (a search looked for one of
   the terms it names; the hits it got), ``no-api`` (it names nothing this code can call:
   runtime support, build changes), ``announced`` (it announces a break, a change of behaviour
-  or a removal, naming nothing to search for: no search clears it) or ``not-searched``;
+  or a removal, naming nothing to search for: no search clears it), ``compared`` (it changes
+  the package's module format or entry points, and the released code's diff, clean and whole,
+  looked at them) or ``not-searched``;
 - each name the code takes from the package, with its fate in the new release (from the diff);
 - the conclusions integrity refused for it;
 - the source files too big for any search that may use it (they leave it ``unknown``).
@@ -18,12 +20,16 @@ from dataclasses import replace
 
 from depbot.agent.ledger import Ledger, SearchFact
 from depbot.changelogs.wording import issue_report
+from depbot.planner.unnamed import module_shape
 from depbot.records.accounting import Accounting, ItemAccount, NameAccount
 from depbot.records.update import Update
 
 _IDENT = "A-Za-z0-9_$"
 # an item that announces a break, a change of behaviour or a removal without a name to search
 UNCLEARABLE = "announces a break no search can clear: read it against this code"
+# an item about the package's module format or entry points, which a clean diff read whole
+COMPARED = ("changes the module format or entry points: both releases' code was compared, "
+            "every module this code imports found, and no use of a change it shows")  # fmt: skip
 
 
 def leaves(symbol: str) -> set[str]:
@@ -73,11 +79,23 @@ def _unreached(item: ItemAccount) -> ItemAccount:
     return replace(item, why=why)
 
 
-def _item(entry: dict, searches: list[SearchFact], absent: bool) -> ItemAccount:
+def clean_api_diff(pkg: str, ledger: Ledger) -> bool:
+    """Both releases' code was compared for ``pkg`` whole (every used name found in the old
+    release) and no strong use-checked finding came up."""
+    if not ledger.api_checked.get(pkg):
+        return False
+    return not any(
+        f.package == pkg and f.strength == "strong" for f in ledger.api_findings.values()
+    )
+
+
+def _item(entry: dict, searches: list[SearchFact], absent: bool, compared: bool) -> ItemAccount:
     version, text = str(entry.get("version", "")), str(entry.get("text", ""))
     terms = [str(t) for t in entry.get("terms", [])]
     if entry.get("category") == "runtime":
         return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
+    if entry.get("unclearable") and compared and module_shape(text):
+        return ItemAccount(version, text, "compared", (), why=COMPARED)
     if entry.get("unclearable"):
         return ItemAccount(version, text, "announced", (), why=UNCLEARABLE)
     if not terms:
@@ -101,7 +119,8 @@ def account(update: Update, ledger: Ledger) -> Accounting:
     searches = ledger.searches_for(pkg)
     absent = not_imported(pkg, searches)
     entries = (ledger.changelog(pkg) or {}).get("items") or []
-    items = tuple(_item(e, searches, absent) for e in entries)
+    compared = clean_api_diff(pkg, ledger)
+    items = tuple(_item(e, searches, absent, compared) for e in entries)
     reach = ledger.reach.get(pkg)
     if reach is not None and reach.unreached:  # who_loads: no item can meet this code
         items = tuple(_unreached(i) for i in items)

@@ -27,7 +27,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from depbot.agent.accounting import account, leaves, names_in, not_imported, searches_for_terms
+from depbot.agent.accounting import (
+    account,
+    clean_api_diff,
+    leaves,
+    names_in,
+    not_imported,
+    searches_for_terms,
+)
 from depbot.agent.ledger import ApiFact, HitFact, Ledger, SectionFact
 from depbot.core.fence import strip_invisible
 from depbot.records.accounting import Accounting
@@ -177,15 +184,6 @@ def _searched(pkg: str, candidates: list[str], ledger: Ledger) -> bool:
     """Whether a search looked for one of ``candidates``, or found ``pkg`` not imported at all."""
     searches = ledger.searches_for(pkg)
     return not_imported(pkg, searches) or bool(searches_for_terms(candidates, searches))
-
-
-def clean_api_diff(pkg: str, ledger: Ledger) -> bool:
-    """Both releases' code was compared for ``pkg`` and no strong use-checked finding came up."""
-    if not ledger.api_checked.get(pkg):
-        return False
-    return not any(
-        f.package == pkg and f.strength == "strong" for f in ledger.api_findings.values()
-    )
 
 
 def _unreached(pkg: str, ledger: Ledger) -> bool:

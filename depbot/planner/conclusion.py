@@ -10,7 +10,7 @@ not name, a search failed or calls have the broken shape on objects of unknown t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from depbot.changelogs.wording import issue_report
 from depbot.core.fence import unfence
@@ -39,8 +39,9 @@ from depbot.planner.records import (
     State,
     UpdateEntry,
 )
+from depbot.planner.released import clean_diff
 from depbot.planner.searches import unasked_note
-from depbot.planner.unnamed import unnamed_breaks
+from depbot.planner.unnamed import module_shape, unnamed_breaks
 from depbot.symbols.match import SHAPE_KINDS, WEAK_USE
 
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
@@ -60,7 +61,7 @@ def notes_conclusion(st: State) -> Conclusion:
     if tally.hits:
         return _affected(st.update, cl, tally)
     if not tally.cands:
-        return _nothing_to_search(st.update, cl)
+        return _nothing_to_search(st, cl)
     failed = [
         (s.symbol, s.result.error)
         for s in st.searches
@@ -71,7 +72,9 @@ def notes_conclusion(st: State) -> Conclusion:
     if tally.shaped:  # calls made the way the notes say breaks, on objects of unknown type
         return _untyped_calls(st.update, tally.shaped)
     searched = _searched(st, tally)
-    announced = unnamed_breaks(cl)
+    announced, shape = _announced(st, cl)
+    if shape:
+        searched = replace(searched, reason=f"{searched.reason}; {shape}"[:600])
     if announced:  # the names searched are not all it breaks: no search can clear the rest
         first = announced[0][:200]
         return Conclusion(st.update.package, "unknown",
@@ -244,9 +247,28 @@ def _summary(cand: Candidate, entry: Entry, ref: str, u: UpdateEntry) -> str:
 # --- not affected, or not known --------------------------------------------------------------
 
 
-def _nothing_to_search(u: UpdateEntry, cl: Changelog) -> Conclusion:
-    frm, to, n_breaking = u.frm, u.to, len(cl.breaking)
+def _announced(st: State, cl: Changelog) -> tuple[list[str], str]:
+    """The items no search can clear, and what the released code's comparison says of those
+    it accounts for: items about the package's module format or entry points, when both
+    releases were compared whole, every name this code imports was found, and no break the
+    comparison shows is used here ("" when none)."""
     announced = unnamed_breaks(cl)
+    api = st.api
+    if api is None or not clean_diff(api) or api.names_resolved != api.names_total:
+        return announced, ""
+    shaped = [a for a in announced if module_shape(a)]
+    if not shaped:
+        return announced, ""
+    said = (f"{len(shaped)} breaking item(s) change its module format or entry points "
+            f"(\u201c{shaped[0][:120]}\u201d): the released code of both versions was compared "
+            f"and every module this code imports from it is in {st.update.to}")  # fmt: skip
+    return [a for a in announced if not module_shape(a)], said
+
+
+def _nothing_to_search(st: State, cl: Changelog) -> Conclusion:
+    u = st.update
+    frm, to, n_breaking = u.frm, u.to, len(cl.breaking)
+    announced, shape = _announced(st, cl)
     if announced:
         # an update that may break, whose notes announce a break (or a change of behaviour)
         # without naming what it breaks: that is not a fact that this code is safe
@@ -264,7 +286,10 @@ def _nothing_to_search(u: UpdateEntry, cl: Changelog) -> Conclusion:
                   f"this code could call or announcing a break ({kinds}); nothing to search")  # fmt: skip
     else:
         reason = f"no breaking changes in the release notes between {frm} and {to}"
-    return Conclusion(u.package, "not_affected", reason)
+    if shape:  # the items left are runtime or build changes, or reports
+        reason = (f"the notes {frm} → {to} list {n_breaking} breaking item(s), none naming an API "
+                  f"this code could call; {shape}")  # fmt: skip
+    return Conclusion(u.package, "not_affected", reason[:600])
 
 
 def _search_failed(u: UpdateEntry, failed: list[tuple[str, str]]) -> Conclusion:

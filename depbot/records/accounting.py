@@ -15,7 +15,7 @@ from typing import Any
 from depbot.records.reach import Reach
 
 BASES = ("notes", "api-diff", "notes+api-diff", "none")
-DISPOSITIONS = ("searched", "no-api", "announced", "not-searched")
+DISPOSITIONS = ("searched", "no-api", "announced", "compared", "not-searched")
 
 
 def leaf(symbol: str) -> str:
@@ -40,7 +40,7 @@ class ItemAccount:
 
     version: str
     text: str  # the item, short
-    disposition: str  # searched | no-api | announced | not-searched
+    disposition: str  # searched | no-api | announced | compared | not-searched
     terms: tuple[str, ...] = ()  # what it names (the searched ones when searched)
     hits: int = 0  # what the searches for it returned
     why: str = ""  # no-api: why it names nothing this code can use; not-searched: what stopped

@@ -109,3 +109,27 @@ def test_a_package_nothing_reaches_disposes_of_what_no_search_settled():
     acc = account(LIB, ledger)
     assert all("nothing in this checkout reaches the package" in i.why for i in acc.items)
     assert acc.to_report()["reach"]["unreached"] is True
+
+
+def test_an_item_about_the_module_format_is_compared_only_by_a_clean_whole_api_diff():
+    from depbot.agent.ledger import ApiFact
+
+    npm = Update("npm", "numkit", "2.4.0", "3.0.0")
+    ledger = Ledger()
+    ledger.record_changelog("numkit", {"found": True, "candidates": [], "items": [
+        {"version": "3.0.0", "text": "Remove subpath exports from package.json",
+         "category": "breaking", "terms": [], "unclearable": True},
+        {"version": "3.0.0", "text": "Remove legacy placement", "category": "breaking",
+         "terms": [], "unclearable": True},
+    ]})  # fmt: skip
+    assert [i.disposition for i in account(npm, ledger).items] == ["announced", "announced"]
+    ledger.record_api_diff("numkit", had=False)  # not compared whole: still announced
+    assert [i.disposition for i in account(npm, ledger).items] == ["announced", "announced"]
+    ledger.record_api_diff("numkit", had=True)
+    got = account(npm, ledger)
+    assert [i.disposition for i in got.items] == ["compared", "announced"]
+    assert [i.text for i in got.announced] == ["Remove legacy placement"]
+    # a strong use of a change the diff shows: the comparison no longer clears the item
+    ledger.add_api_finding(ApiFact("a1", "numkit", "3.0.0", "subpath_closed", "numkit/x", "",
+                                   "", "", ("numkit/x",), ("h1",), "strong"))  # fmt: skip
+    assert [i.disposition for i in account(npm, ledger).items] == ["announced", "announced"]
