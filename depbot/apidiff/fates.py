@@ -124,7 +124,7 @@ def _change_at(found: str, kind: str, changes: list[ApiChange]) -> ApiChange | N
                 or (c.kind == "default_removed" and export == "default")
             ):
                 return c
-            if c.path == found and c.kind == "type_args_required":  # a generic type's
+            if c.path == found and c.kind in ("type_args_required", "no_longer_type"):
                 return c
         elif c.path == found and c.kind not in ("export_removed", "default_removed"):
             return c  # (those two are about one of the module's exports, not the module)

@@ -218,17 +218,23 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
         if change.kind in OPTION_KINDS:
             wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
     for change in diff.changes:
-        if change.kind == "type_args_required":
+        if change.kind in TYPE_KINDS:
             wanted += [q for q in _type_queries(change, report.sites) if q not in wanted]
     wanted += [q for q in _schema_queries(diff) if q not in wanted]
     return wanted[:MAX_QUERIES]
 
 
+# changes met by the type-position uses of a name: a generic type now needing more type
+# arguments, a name that is no longer a type at all
+TYPE_KINDS = ("type_args_required", "no_longer_type")
+
+
 def _type_queries(change: ApiChange, sites: Iterable[ImportSite]) -> list[Query]:
-    """The uses of a generic type that now needs more type arguments, by each local name
-    it is imported under (``import { Match as M }``)."""
+    """The type-position uses of a name whose type changed (a generic type that now needs
+    more type arguments, a type that is a value only now), by each local name it is imported
+    under (``import { Match as M }``, ``import Knex from 'knex'``)."""
     module, _, name = change.path.partition(":")
-    needed = change.detail.rpartition("→")[2].strip()
+    needed = "any" if change.kind == "no_longer_type" else change.detail.rpartition("→")[2].strip()
     locals_ = {
         local
         for s in sites
@@ -312,6 +318,8 @@ def _sentence(change: ApiChange) -> str:
         "export_removed": f"{change.path} no longer exports {change.detail}",
         "option_now_required": f"{change.path} now requires the {change.detail} option",
         "option_removed": f"{change.path} no longer takes the {change.detail} option",
+        "no_longer_type": f"`{change.path.partition(':')[2]}` of {change.path.partition(':')[0]}"
+        " is a value only now, no longer a type: code that writes it as a type does not compile",
         "type_args_required": f"the type {change.path} needs more type arguments "
         f"({change.detail.replace(' → ', ' before, ')} now)",
         "options_closed": f"{change.path} validates its options now and refuses any but "
@@ -389,7 +397,7 @@ def _npm_uses(
     if change.kind == "export_removed":  # a type's import too: erased at run time, but the
         mine = [s for s in sites if s.module == path]  # compiler stops at a name gone
         return [s for s in mine if change.detail in s.names.values()]
-    if change.kind == "type_args_required":
+    if change.kind in TYPE_KINDS:
         results = [answers.get(q) for q in _type_queries(change, sites)]
         return [h for r in results if r is not None for h in r.hits if h.context == "code"]
     outside = _outside(change)

@@ -174,6 +174,10 @@ def _one_fix(f: Finding, package: str, to: str) -> str:
         return esm_only_fix(package)
     if f.kind == "default_removed":
         return f"Import a named export of {package} instead of its default export."
+    if f.kind == "no_longer_type":
+        name = leaf(s)
+        return (f"Write the type another way where `{name}` is used as one (`InstanceType<typeof "
+                f"{name}>`, or the type {package} {to} exports for it): it is a value only now.")  # fmt: skip
     if f.kind == "not_constructible":
         return f"Call {package}'s module object without `new`: in {to} it is an arrow function."
     if f.kind == "now_class":

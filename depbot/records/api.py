@@ -26,6 +26,7 @@ NPM_KINDS = (
     "subpath_removed",
     "export_removed",
     "default_removed",
+    "no_longer_type",  # an exported name that was a type (class, interface) is a value only
     "engines_raised",
     "option_now_required",
     "option_values_narrowed",  # detail `option=a|b`: the string values it still allows

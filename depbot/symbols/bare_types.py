@@ -1,6 +1,6 @@
 """The uses of a generic type written with fewer type arguments than its new release
 requires (``bare_type``): ``function matchPath(…): Match {`` where ``Match`` lost the default
-of its type parameter. A use in a type position (after ``:``, ``|``, ``&``, ``<``, ``as``,
+of its type parameter; with ``arg`` ``any``, every use of a name that is no longer a type. A use in a type position (after ``:``, ``|``, ``&``, ``<``, ``as``,
 ``extends``, ``implements``, ``satisfies``, or a type alias's ``=``) with fewer than ``arg``
 type arguments is a compile error. Pure (reads the importing files).
 """
@@ -28,9 +28,10 @@ def bare_type_uses(
 ) -> SymbolResult:
     """Hits at each type-position use of ``local`` (a generic type imported from
     ``package``) that gives fewer than ``arg`` type arguments."""
-    if not re.fullmatch(r"[A-Za-z_$][\w$]*", local) or not arg.isdigit():
-        raise ToolError("bare_type needs symbol: a type's local name, arg: how many type arguments")
-    needed = int(arg)
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", local) or not (arg.isdigit() or arg == "any"):
+        raise ToolError("bare_type needs symbol: a type's local name, arg: how many type "
+                        "arguments (or any: every use as a type)")  # fmt: skip
+    needed = None if arg == "any" else int(arg)
     hits: list[SymbolHit] = []
     for site in rep.sites:
         if local not in site.names:
@@ -42,13 +43,19 @@ def bare_type_uses(
             line = text.count("\n", 0, m.start()) + 1
             if line in skip or not _TYPE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
                 continue
+            if needed is None:  # a value only now: every use as a type is an error
+                why = f"uses {local} as a type; in {package}'s new release it is a value only"
+                hits.append(SymbolHit(site.path, line, m.start() - text.rfind("\n", 0, m.start()),
+                                      line_of(lines, line), "code", "strong", why))  # fmt: skip
+                continue
             given = _type_arguments(text, m.end())
             if given < needed:
                 said = "without type arguments" if not given else f"with {given} type argument(s)"
                 why = f"uses the type {local} {said}; {package}'s new release requires {needed}"
                 hits.append(SymbolHit(site.path, line, m.start() - text.rfind("\n", 0, m.start()),
                                       line_of(lines, line), "code", "strong", why))  # fmt: skip
-    note = f"{len(hits)} use(s) of {local} with fewer than {needed} type argument(s)"
+    note = (f"{len(hits)} use(s) of {local} as a type" if needed is None
+            else f"{len(hits)} use(s) of {local} with fewer than {needed} type argument(s)")  # fmt: skip
     return SymbolResult(local, "bare_type", hits[:_MAX_HITS], len(hits), len(hits) > _MAX_HITS,
                         {}, note)  # fmt: skip
 

@@ -46,3 +46,9 @@ def test_a_use_that_gives_enough_arguments_is_none(tmp_path):
 def test_bare_type_needs_a_count(tmp_path):
     with pytest.raises(ToolError):
         _search(tmp_path).search(SymbolQuery("npm", "routes", "M", kind="bare_type", arg="x"))
+
+
+def test_any_makes_every_use_as_a_type_a_hit_and_values_none(tmp_path):
+    res = _search(tmp_path).search(SymbolQuery("npm", "routes", "M", kind="bare_type", arg="any"))
+    assert [h.line for h in res.hits] == [3, 4, 7]  # not the string, not `M2`
+    assert "value only" in res.hits[0].why

@@ -32,6 +32,7 @@ from depbot.ecosystems.npm.api.params import (
 )
 from depbot.ecosystems.npm.api.schema import OptionsSchema, options_schema, schema_changes
 from depbot.ecosystems.npm.api.shape import module_shape
+from depbot.ecosystems.npm.api.typemeaning import type_meanings
 from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
 from depbot.records.api import BUNDLED_DEFAULT, ApiChange
 
@@ -480,6 +481,7 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
     changes += _option_changes(old, new, pkg)
     changes += _shape_changes(old, new, pkg)
     changes += _generic_changes(old, new, pkg)
+    changes += _type_meaning_changes(old, new, pkg)
     changes += [
         c
         for c in schema_changes(_options_schema(old), _options_schema(new), pkg, new.label)
@@ -510,6 +512,32 @@ def _generic_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChan
         for name, (_, needed) in sorted(after.items())
         if name in exported and name in before and needed > before[name][1]
     ]
+
+
+def _type_meaning_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
+    """A name the root's declarations still export that could be written as a type and now
+    is a value only (``export declare const Client: typeof MqttClient``): ``no_longer_type``."""
+    before_file, after_file = declaration_file(old, "."), declaration_file(new, ".")
+    if before_file is None or after_file is None:
+        return []
+    before = type_meanings(before_file, _root_of(old, before_file))
+    after = type_meanings(after_file, _root_of(new, after_file))
+    return [
+        ApiChange(
+            "no_longer_type",
+            f"{pkg}:{name}",
+            "a type → a value only",
+            f"{new.label} · {after_file.name} · {name}",
+        )  # fmt: skip
+        for name in sorted(before)
+        if before[name] and after.get(name) is False
+    ]
+
+
+def _root_of(package: NpmPackage, file: Path) -> Path:
+    """The unpacked root ``file`` belongs to: the release's, or its ``@types`` package's."""
+    types = package.types_root
+    return types if types is not None and file.is_relative_to(types) else package.root
 
 
 def _options_schema(package: NpmPackage) -> OptionsSchema | None:
