@@ -54,6 +54,7 @@ from depbot.changelogs.spans import (
     span_positions,
 )
 from depbot.changelogs.wording import (
+    IF_CONDITION,
     SAID_BREAKING,
     Candidate,
     behaviour_candidates,
@@ -331,6 +332,13 @@ def _sentence_candidates(
         cands.extend(_listed_names(sentence))
     if not cands and (behaviour_change(sentence) or marked or SAID_BREAKING.search(sentence)):
         cands.extend(behaviour_candidates(sentence, spans))
+    if not cands and removal:  # "The variadic argument signature of the `.listen()` method
+        # has been removed": a way of calling the callable is gone, not the callable. Only the
+        # calls made that way break, which no search tells: each call is one to verify (never
+        # a confirmed break), and code that makes none is not reached
+        calls = [s for s in spans if CALL.match(s.text.strip().lstrip("."))]
+        found = behaviour_candidates(sentence, calls) if calls else []
+        cands.extend(replace(c, arg=IF_CONDITION) for c in found)
     return cands
 
 

@@ -392,7 +392,7 @@ def behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
         name = searchable_name(callee(s.text))
         if not name or name in BUILTINS:
             continue
-        if generic(name) and not (CALL.match(s.text.strip()) or "." in name):
+        if generic(name) and not (CALL.match(s.text.strip().lstrip(".")) or "." in name):
             continue
         out.append(
             Candidate(name, "behaviour", arg=IF_CONDITION if _ONLY_IF.search(sentence) else None)
