@@ -58,6 +58,7 @@ CANDIDATE_KINDS = (
     "version_floor",  # another package (symbol) the release needs at version arg or newer
     "command",  # a command line (`python -m pkg.cli`, `tool init`) the release no longer runs
     "returned_member",  # the member `arg` of what the function `symbol` returns, removed
+    "string_value",  # a string value (`horizontalBar` chart type) the release no longer accepts
 )
 
 

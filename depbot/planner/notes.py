@@ -127,6 +127,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "async": f"`{s}()` is asynchronous since {version}",
         "command": f"the command `{s}` was removed in {version}",
         "returned_member": f"what `{s}()` returns has no `{cand.arg}` since {version}",
+        "string_value": f"the value '{s}' is no longer accepted since {version}",
     }.get(kind, f"`{s}` changed in {version}")
 
 

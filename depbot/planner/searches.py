@@ -22,7 +22,7 @@ from depbot.symbols.match import SHAPE_KINDS
 # kinds a search finds by the text of their name (the others: import sites, files)
 TEXT_KINDS = frozenset(
     {"name", "parameter", "config_key", "positional", "behaviour", "required_arg",
-     "literal_arg", "arg_kind", "signature", "async"}
+     "literal_arg", "arg_kind", "signature", "async", "string_value"}
 )  # fmt: skip
 PATTERN_CHARS = 200  # search_code's pattern limit
 _HIT_LINE = re.compile(r"^(h\d+) [^\n]{1,500}?:\d+: ([^\n]*)$", re.M)

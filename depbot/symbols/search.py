@@ -41,6 +41,7 @@ from depbot.symbols.required import required_uses
 from depbot.symbols.returned import returned_member_uses
 from depbot.symbols.shims import shim_reason
 from depbot.symbols.used import js_used, line_col, python_used, workflow_used
+from depbot.symbols.values import string_value_uses
 from depbot.symbols.workflow import script_uses
 
 _PY_HOPS = 5  # modules and assignments followed from a Python name to what made it
@@ -789,6 +790,8 @@ class SymbolSearch:
             return self._returned_member(ecosystem, package, symbol, query.arg.strip())
         if kind == "command":  # "Remove the `python -m pkg.serving` CLI": the lines that run it
             return command_uses(self.code, symbol)
+        if kind == "string_value":  # "`horizontalBar` chart type was removed": the literals
+            return string_value_uses(self.code, symbol)
         if kind == "other_package":  # "`@scope/hub` will no longer be published": its imports
             return self._other_package(ecosystem, package, symbol)
         if kind == "version_floor":  # "versions of `graphql` prior to 15.3.0": what is installed

@@ -439,3 +439,19 @@ def test_a_way_of_calling_removed_makes_the_callable_s_calls_ones_to_verify():
     got = [c for i in analyze_section("- Removed `closeAll()`.\n", package="serverkit")
            for c in i.candidates]  # fmt: skip
     assert [(c.symbol, c.kind) for c in got] == [("closeAll", "name")]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("`horizontalBar` chart type was removed. Use the `indexAxis` option", "horizontalBar"),
+        ("The `legacy` mode is no longer supported.", "legacy"),
+        ("Remove the `fast` preset.", "fast"),
+        ("`DefaultRootState` type was removed", None),  # a TypeScript type, a name
+        ("`scale` option was removed", None),  # an option
+    ],
+)
+def test_a_string_value_the_release_no_longer_accepts(text, want):
+    got = [c.symbol for i in analyze_section(f"- {text}\n", package="chartkit")
+           for c in i.candidates if c.kind == "string_value"]  # fmt: skip
+    assert got == ([want] if want else [])
