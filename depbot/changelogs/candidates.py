@@ -53,6 +53,7 @@ from depbot.changelogs.spans import (
     roles,
     span_positions,
 )
+from depbot.changelogs.values import string_value_candidates
 from depbot.changelogs.wording import (
     IF_CONDITION,
     SAID_BREAKING,
@@ -301,7 +302,7 @@ def _sentence_candidates(
     others = _other_packages(sentence, spans, scope.package) if gone else []
     if others:  # "`@scope/hub` has been removed and will no longer be published"
         return cands + [Candidate(s.text, "other_package") for s in others]
-    values = _string_values(sentence)
+    values = string_value_candidates(sentence)
     if values:  # "`horizontalBar` chart type was removed": the string literals passing it
         return cands + values
     members = returned_member_candidates(sentence) if removal else []
@@ -343,35 +344,6 @@ def _sentence_candidates(
         found = behaviour_candidates(sentence, calls) if calls else []
         cands.extend(replace(c, arg=IF_CONDITION) for c in found)
     return cands
-
-
-# "`horizontalBar` chart type was removed", "the `legacy` mode is no longer supported",
-# "remove the `fast` preset": a value code passes as a string. A bare "`Foo` type" is a
-# TypeScript type, so "type" needs a word naming what it is a type of ("chart type")
-_VALUE_KIND = (
-    r"(?:(?:[a-z]+\s+)?(?:modes?|values?|variants?|formats?|presets?|themes?|"
-    r"strateg(?:y|ies)|drivers?|dialects?|transports?|levels?)|[a-z]+\s+types?)"
-)
-_GONE = (
-    r"(?:was|were|has\s+been|have\s+been|is|are)\s+(?:now\s+)?(?:removed|dropped|"
-    r"no\s+longer\s+(?:supported|available|valid|accepted|allowed))"
-)
-_STRING_VALUE = re.compile(
-    rf"`([a-z][\w.:-]{{1,60}})`\s+{_VALUE_KIND}\s+{_GONE}"
-    rf"|\b(?:remov(?:e|ed|es)|drop(?:ped|s)?)\s+(?:the\s+)?(?:deprecated\s+)?`([a-z][\w.:-]{{1,60}})`"
-    rf"\s+{_VALUE_KIND}\b",
-    re.I,
-)
-
-
-def _string_values(sentence: str) -> list[Candidate]:
-    """The string values a sentence says the release no longer accepts."""
-    out = []
-    for m in _STRING_VALUE.finditer(sentence):
-        value = m.group(1) or m.group(2)
-        if value and not value[0].isupper() and "(" not in value:
-            out.append(Candidate(value, "string_value"))
-    return out
 
 
 _ADDED = re.compile(
