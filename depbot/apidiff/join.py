@@ -199,7 +199,7 @@ def _first_keyword_only(changes: list[ApiChange]) -> list[ApiChange]:
 
 
 # a change of what the module object is → how a use makes it (``default_import``'s arg)
-SHAPE_KINDS = {"not_constructible": "new", "now_class": "call"}
+SHAPE_KINDS = {"not_constructible": "new", "now_class": "call", "not_callable": "made"}
 
 
 def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
@@ -313,6 +313,8 @@ def _sentence(change: ApiChange) -> str:
         ),
         "not_constructible": f"{change.path}'s module object is no constructor now "
         f"({change.detail}): `new` of it throws",
+        "not_callable": f"{change.path}'s module object is no function now ({change.detail}):"
+        " calling it, or `new` of it, throws",
         "now_class": f"{change.path}'s module object is a class now ({change.detail}): "
         "calling it without `new` throws",
         "export_removed": f"{change.path} no longer exports {change.detail}",

@@ -180,6 +180,9 @@ def _one_fix(f: Finding, package: str, to: str) -> str:
                 f"{name}>`, or the type {package} {to} exports for it): it is a value only now.")  # fmt: skip
     if f.kind == "not_constructible":
         return f"Call {package}'s module object without `new`: in {to} it is an arrow function."
+    if f.kind == "not_callable":
+        return (f"Call the named export of {package} that the module object used to be "
+                f"(`import {{ … }} from '{package}'`): in {to} the module object is not a function.")  # fmt: skip
     if f.kind == "now_class":
         return f"Make {package}'s module object with `new`: in {to} it is a class."
     if f.kind == "export_removed" and any("augments" in unfence(h.why) for h in f.hits):

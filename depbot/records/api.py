@@ -26,7 +26,8 @@ NPM_KINDS = (
     "subpath_removed",
     "export_removed",
     "default_removed",
-    "no_longer_type",  # an exported name that was a type (class, interface) is a value only
+    "no_longer_type",
+    "not_callable",  # the module object was a function and is a plain object now  # an exported name that was a type (class, interface) is a value only
     "engines_raised",
     "option_now_required",
     "option_values_narrowed",  # detail `option=a|b`: the string values it still allows

@@ -868,8 +868,8 @@ class SymbolSearch:
                 else:
                     skip("ES module import (unaffected)")
                     continue
-            elif kind == "default_import" and arg in ("new", "call"):
-                made = None if site.subpath else self._made(site, arg == "new")
+            elif kind == "default_import" and arg in ("new", "call", "made"):
+                made = None if site.subpath else self._made(site, arg)
                 if isinstance(made, SymbolHit):
                     hits.append(made)
                 elif made:
@@ -948,24 +948,32 @@ class SymbolSearch:
         note = f"{len(hits)} import(s) of {other}" if hits else f"no import of {other}"
         return SymbolResult(other, "other_package", hits, len(hits), False, {}, note)
 
-    def _made(self, site: ImportSite, constructed: bool) -> SymbolHit | str:
-        """Where the module object ``site`` binds is made with ``new`` (``constructed``) or
-        called without it, as a hit; else why not (what ``excluded`` counts)."""
+    def _made(self, site: ImportSite, how_made: str) -> SymbolHit | str:
+        """Where the module object ``site`` binds is made with ``new`` (``how_made`` new),
+        called without it (call) or either (made), as a hit; else why not (what ``excluded``
+        counts)."""
         local = next((k for k, v in site.names.items() if v in ("*", "default")), "")
         if not local:
             return "named imports only"
-        at = self._made_line(site.path, local, constructed)
+        at = self._made_line(site.path, local, how_made)
         if at is None:
-            return "never made with new" if constructed else "only made with new"
-        how = f"new {local}(...)" if constructed else f"{local}(...) without new"
+            return {"new": "never made with new", "call": "only made with new"}.get(
+                how_made, "never called or made with new"
+            )
+        how = {"new": f"new {local}(...)", "call": f"{local}(...) without new"}.get(
+            how_made, f"{local}(...)"
+        )
         why = f"{how}: {local} is the module object of {site.module}"
         return SymbolHit(site.path, at[0], 0, at[1], "code", "strong", why)
 
-    def _made_line(self, path: str, local: str, constructed: bool) -> tuple[int, str] | None:
-        """The first line (1-based, with its text) where ``local`` is made with ``new``
-        (``constructed``) or called without it, outside comments."""
+    def _made_line(self, path: str, local: str, how_made: str) -> tuple[int, str] | None:
+        """The first line (1-based, with its text) where ``local`` is made with ``new``,
+        called without it, or either (``how_made``: new, call, made), outside comments."""
         name = re.escape(local)
-        pattern = rf"\bnew\s+{name}\s*\(" if constructed else rf"(?<![\w$.])(?<!new\s){name}\s*\("
+        pattern = {
+            "new": rf"\bnew\s+{name}\s*\(",
+            "call": rf"(?<![\w$.])(?<!new\s){name}\s*\(",
+        }.get(how_made, rf"(?<![\w$.]){name}\s*\(")
         for number, line in enumerate(self.code.read_lines(path), 1):
             code = line.split("//", 1)[0]
             if code.lstrip().startswith(("*", "/*")):

@@ -22,7 +22,14 @@ from depbot.ecosystems.npm.api.shape import module_shape
         ("exports = module.exports = class {};\n", "class"),
         ("export default class Client {}\n", "class"),
         ("export default (cfg) => cfg;\n", "arrow"),
-        ("module.exports = { parse() {} };\n", None),  # an object: no shape
+        ("module.exports = { parse() {} };\n", "object"),  # an object: not callable
+        # only named exports set on the exports object (a TypeScript or Rollup CJS build)
+        (
+            "Object.defineProperty(exports, '__esModule', { value: true });\n"
+            "exports.transform = function () {};\n",
+            "object",
+        ),
+        ("exports.parse = () => 1;\nmodule.exports = function () {};\n", "function"),
         ("module.exports = make();\n", None),  # what a call returns: not known
         ("module.exports = Lib;\n", None),  # declared nowhere in the file
         # the last assignment is what `require` gives
@@ -58,7 +65,10 @@ def _release(root: Path, version: str, source: str) -> Path:
          "not_constructible"),
         ("function Lib(o) {}\nmodule.exports = Lib;\n", "class Lib {}\nmodule.exports = Lib;\n",
          "now_class"),
+        ("module.exports = function (o) {};\n", "exports.transform = function () {};\n",
+         "not_callable"),
         # no change of shape, or one no use can trip over: no change
+        ("module.exports = { a: 1 };\n", "exports.a = 1;\n", None),
         ("module.exports = (o) => o;\n", "module.exports = function (o) {};\n", None),
         ("class Lib {}\nmodule.exports = Lib;\n", "class Lib {}\nmodule.exports = Lib;\n", None),
     ],
@@ -67,6 +77,8 @@ def test_a_change_of_shape_is_an_api_change(tmp_path: Path, before: str, after: 
     old = read_package(_release(tmp_path / "old", "1.0.0", before), "lib-1.0.0", [])
     new = read_package(_release(tmp_path / "new", "2.0.0", after), "lib-2.0.0", [])
     found = [
-        c.kind for c in npm_changes(old, new, []) if c.kind in ("not_constructible", "now_class")
+        c.kind
+        for c in npm_changes(old, new, [])
+        if c.kind in ("not_constructible", "now_class", "not_callable")
     ]
     assert found == ([kind] if kind else [])

@@ -552,7 +552,12 @@ def _options_schema(package: NpmPackage) -> OptionsSchema | None:
 def _root_shape(package: NpmPackage) -> tuple[str | None, str]:
     """The shape of the module object ``require('pkg')`` gives (``shape.module_shape``), and
     the entry file it was read from."""
-    for target in _targets(package, "."):
+    targets = _targets(package, ".")
+    if package.exports is not None:  # the file the `require` condition names comes first
+        conditions = package.exports.get(".") or {}
+        first = [conditions[c] for c in ("require", "node") if conditions.get(c)]
+        targets = list(dict.fromkeys([*first, *targets]))
+    for target in targets:
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
             return module_shape(entry, package.root), entry.relative_to(package.root).as_posix()
@@ -561,7 +566,8 @@ def _root_shape(package: NpmPackage) -> tuple[str | None, str]:
 
 def _shape_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
     """The module object no longer a constructor (a function or class became an arrow
-    function: ``new`` of it throws), or now a class (a plain call of it throws)."""
+    function: ``new`` of it throws), now a class (a plain call of it throws), or no longer
+    a function at all (an object of named exports: any call or ``new`` of it throws)."""
     before, _ = _root_shape(old)
     after, file = _root_shape(new)
     where = f"{new.label} · {file} · module.exports"
@@ -569,6 +575,8 @@ def _shape_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange
         return [ApiChange("not_constructible", pkg, f"{before} → arrow function", where)]
     if before == "function" and after == "class":
         return [ApiChange("now_class", pkg, "function → class", where)]
+    if before in ("function", "arrow", "class") and after == "object":
+        return [ApiChange("not_callable", pkg, f"{before} → an object of named exports", where)]
     return []
 
 

@@ -9,6 +9,7 @@ function it cannot, or a class a plain call cannot run. Pure (reads the unpacked
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import tree_sitter
@@ -19,8 +20,8 @@ from depbot.ecosystems.npm.api.nodes import node_text
 __all__ = ["SHAPES", "module_shape"]
 
 # the shape of a value: "function" (callable and constructible), "arrow" (callable only),
-# "class" (constructible only)
-SHAPES = ("function", "arrow", "class")
+# "class" (constructible only), "object" (neither: named exports on a plain object)
+SHAPES = ("function", "arrow", "class", "object")
 _OF_NODE = {
     "function_expression": "function",
     "function": "function",
@@ -38,16 +39,19 @@ MAX_DEPTH = 4
 
 def module_shape(file: Path, root: Path, depth: int = 0) -> str | None:
     """The shape of what ``require`` of the entry ``file`` gives (``export default`` for an ES
-    module), or None when it is no function or class, or not known from the file."""
+    module): ``object`` when it is a plain object (an object literal, or only named exports
+    set on ``exports``), None when not known from the file."""
     if depth > MAX_DEPTH:
         return None
     program = parse(file)
     if program is None:
         return None
     shape: str | None = None
+    named = False  # `exports.x = …`, `Object.defineProperty(exports, 'x', …)`
     for node in top_statements(program):
         value = _exported_value(node)
         if value is None:
+            named = named or _sets_named(node)
             continue
         spec = loaded_spec(node)  # `module.exports = require('./lib')`: that file's
         target = resolve_relative(file, spec, root) if spec else None
@@ -55,7 +59,20 @@ def module_shape(file: Path, root: Path, depth: int = 0) -> str | None:
             shape = module_shape(target, root, depth + 1)
         else:
             shape = _shape(value, program)  # the last assignment is what `require` gives
+            shape = shape or ("object" if value.type == "object" else None)
+            named = False
+    if shape is None and named and file.name.endswith((".cjs", ".js")):
+        return "object"  # only named exports set on the exports object: not callable
     return shape
+
+
+def _sets_named(node: tree_sitter.Node) -> bool:
+    """Whether a top-level statement sets a named export on CommonJS's exports object."""
+    if node.type != "expression_statement":
+        return False
+    text = node_text(node)
+    return bool(re.match(r"(?:module\.)?exports\.[\w$]+\s*=(?!=)|Object\.defineProperty\(\s*"
+                         r"(?:module\.)?exports\s*,", text))  # fmt: skip
 
 
 def _exported_value(node: tree_sitter.Node) -> tree_sitter.Node | None:
