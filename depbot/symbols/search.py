@@ -967,13 +967,15 @@ class SymbolSearch:
         return SymbolHit(site.path, at[0], 0, at[1], "code", "strong", why)
 
     def _made_line(self, path: str, local: str, how_made: str) -> tuple[int, str] | None:
-        """The first line (1-based, with its text) where ``local`` is made with ``new``,
-        called without it, or either (``how_made``: new, call, made), outside comments."""
+        """The first line (1-based, with its text) where ``local`` is made with ``new`` (or
+        extended by a class), called without it, or either (``how_made``: new, call, made),
+        outside comments."""
         name = re.escape(local)
+        extends = rf"\bextends\s+{name}(?![\w$.])"  # a subclass is made from it too
         pattern = {
-            "new": rf"\bnew\s+{name}\s*\(",
+            "new": rf"\bnew\s+{name}\s*\(|{extends}",
             "call": rf"(?<![\w$.])(?<!new\s){name}\s*\(",
-        }.get(how_made, rf"(?<![\w$.]){name}\s*\(")
+        }.get(how_made, rf"(?<![\w$.]){name}\s*\(|{extends}")
         for number, line in enumerate(self.code.read_lines(path), 1):
             code = line.split("//", 1)[0]
             if code.lstrip().startswith(("*", "/*")):

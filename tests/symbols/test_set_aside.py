@@ -276,3 +276,20 @@ def test_an_option_beside_another_loader_s_name_is_that_loader_s(tmp_path):
         "an option of css-loader, named beside it": 1,
         "an option of @acme/preset-css, named beside it": 1,
     }
+
+
+def test_the_module_object_made_called_or_extended_by_how_the_change_reaches_it(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"dependencies": {"envkit": "27.5.1"}}',
+        "env.js": "const Base = require('envkit');\n\nclass E2E extends Base {}\nmodule.exports = E2E;\n",
+        "call.js": "const make = require('envkit');\nmake({ a: 1 });\n",
+        "named.js": "const { TestEnvironment } = require('envkit');\nnew TestEnvironment();\n",
+    })  # fmt: skip
+
+    def where(arg: str) -> set[str]:
+        res = _search(tmp_path, SymbolQuery("npm", "envkit", "envkit", "default_import", arg=arg))
+        return {h.path for h in res.hits}
+
+    assert where("made") == {"env.js", "call.js"}  # no longer a function: any making breaks
+    assert where("new") == {"env.js"}  # no constructor: `new` and `extends` break
+    assert where("call") == {"call.js"}  # a class now: only plain calls break
