@@ -29,17 +29,17 @@ _TYPES = ("class_declaration", "abstract_class_declaration", "interface_declarat
           "type_alias_declaration", "enum_declaration")  # fmt: skip
 _VALUES = ("function_signature", "function_declaration", "lexical_declaration",
            "variable_declaration", "internal_module", "module")  # fmt: skip
-MAX_FILES = 2  # the file itself and one it imports or re-exports from
+MAX_DEPTH = 1  # files followed from the declaration file: one it imports or re-exports from
 
 
-def type_meanings(declaration: Path, root: Path) -> dict[str, bool]:
+def type_meanings(declaration: Path, root: Path, depth: int = 0) -> dict[str, bool]:
     """Exported name → whether it has a type meaning (``default`` for ``export default x``
     and ``export = x``), for the names whose declarations the file (or one it names) shows."""
     program = parse(declaration)
     if program is None:
         return {}
     local = _local_meanings(program)
-    imported = _imports(program)
+    imported = _imports(program) if depth < MAX_DEPTH else {}
     out: dict[str, bool] = {}
     for node in program.named_children:
         if node.type != "export_statement":
@@ -49,15 +49,15 @@ def type_meanings(declaration: Path, root: Path) -> dict[str, bool]:
             if child.type == "export_clause":
                 pairs = _clause(child)
                 if source is not None:  # `export { A as B } from './x'`
-                    far = _far(declaration, root, node_text(source).strip("'\""))
+                    far = _far(declaration, root, node_text(source).strip("'\""), depth)
                     out.update({out_name: far[name] for name, out_name in pairs if name in far})
                     continue
                 for name, out_name in pairs:
-                    got = _meaning(name, local, imported, declaration, root)
+                    got = _meaning(name, local, imported, declaration, root, depth)
                     if got is not None:
                         out[out_name] = got
             elif child.type == "identifier":  # `export default x` / `export = x`
-                got = _meaning(node_text(child), local, imported, declaration, root)
+                got = _meaning(node_text(child), local, imported, declaration, root, depth)
                 if got is not None:
                     out["default"] = got
             else:
@@ -119,36 +119,22 @@ def _clause(clause: tree_sitter.Node) -> list[tuple[str, str]]:
 
 
 def _meaning(
-    name: str, local: dict[str, bool], imported: dict, declaration: Path, root: Path
+    name: str, local: dict[str, bool], imported: dict, declaration: Path, root: Path, depth: int
 ) -> bool | None:
     if name in local:
         return local[name]
     if name in imported:
         spec, there = imported[name]
-        return _far(declaration, root, spec).get(there)
+        return _far(declaration, root, spec, depth).get(there)
     return None
 
 
-def _far(declaration: Path, root: Path, spec: str) -> dict[str, bool]:
-    """The meanings of the names the relative file ``spec`` exports (its own declarations
-    only: its own imports are not followed)."""
+def _far(declaration: Path, root: Path, spec: str, depth: int) -> dict[str, bool]:
+    """The meanings of the names the relative file ``spec`` exports (one file deep: its own
+    imports and re-exports are not followed)."""
+    if depth >= MAX_DEPTH:
+        return {}
     target = resolve_relative(declaration, spec, root)
     if target is None or target == declaration:
         return {}
-    program = parse(target)
-    if program is None:
-        return {}
-    out = {}
-    local = _local_meanings(program)
-    for node in program.named_children:
-        if node.type != "export_statement" or node.child_by_field_name("source") is not None:
-            continue
-        for child in node.named_children:
-            if child.type == "export_clause":
-                out.update({o: local[n] for n, o in _clause(child) if n in local})
-            elif child.type == "identifier" and node_text(child) in local:
-                out["default"] = local[node_text(child)]
-            else:
-                for n, meaning in _declared(child):
-                    out[n] = out.get(n, False) or meaning
-    return out
+    return type_meanings(target, root, depth + 1)
