@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from depbot import ecosystems
 from depbot.apidiff.fates import Fates
-from depbot.records.api import BUNDLED_DEFAULT, ApiChange, ApiDiff, Deprecation
+from depbot.records.api import BUNDLED_DEFAULT, DEFAULT_KEPT, ApiChange, ApiDiff, Deprecation
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.symbols.facts import SymbolHit, SymbolResult
 from depbot.symbols.loaded import weakened
@@ -202,6 +202,13 @@ def _first_keyword_only(changes: list[ApiChange]) -> list[ApiChange]:
 SHAPE_KINDS = {"not_constructible": "new", "now_class": "call", "not_callable": "made"}
 
 
+def shape_arg(change: ApiChange) -> str:
+    """How a use makes the module object for a change of its shape (``default_import``'s
+    arg); ``made_required``: only through ``require`` or a namespace import."""
+    arg = SHAPE_KINDS[change.kind]
+    return "made_required" if arg == "made" and change.detail.endswith(DEFAULT_KEPT) else arg
+
+
 def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     """A root default export gone: does a ``require`` of the module object call it?"""
     module_objects = [
@@ -213,7 +220,7 @@ def _npm_queries(diff: ApiDiff, report: ImportReport) -> list[Query]:
     wanted = [Query(report.package, "default_import")] if gone and module_objects else []
     for change in diff.changes:  # `new Lib(…)` of an arrow function, `Lib(…)` of a class
         if change.kind in SHAPE_KINDS and change.path == report.package:
-            wanted.append(Query(report.package, "default_import", arg=SHAPE_KINDS[change.kind]))
+            wanted.append(Query(report.package, "default_import", arg=shape_arg(change)))
     for change in diff.changes:
         if change.kind in OPTION_KINDS:
             wanted += [q for q in _option_queries(change, report.sites) if q not in wanted]
@@ -394,7 +401,7 @@ def _npm_uses(
                 hits.append(h)  # `const x = require('pkg'); x(...)`: the module object called
         return hits
     if change.kind in SHAPE_KINDS:
-        made = answers.get(Query(path, "default_import", arg=SHAPE_KINDS[change.kind]))
+        made = answers.get(Query(path, "default_import", arg=shape_arg(change)))
         return [h for h in (made.hits if made is not None else []) if h.context == "code"]
     if change.kind == "export_removed":  # a type's import too: erased at run time, but the
         mine = [s for s in sites if s.module == path]  # compiler stops at a name gone

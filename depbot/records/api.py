@@ -37,6 +37,10 @@ NPM_KINDS = (
 # the old module object are not known, that it was the default is): ``require`` still gets it
 BUNDLED_DEFAULT = "default import (the old module object; the new release exports no default)"
 
+# the end of a not_callable change's detail when the new release keeps an `exports.default`:
+# a default import still gets a value, only `require` and a namespace import get the object
+DEFAULT_KEPT = " (its default export is kept: a default import still gets it)"
+
 
 @dataclass(frozen=True)
 class ApiChange:

@@ -868,7 +868,14 @@ class SymbolSearch:
                 else:
                     skip("ES module import (unaffected)")
                     continue
-            elif kind == "default_import" and arg in ("new", "call", "made"):
+            elif kind == "default_import" and arg in ("new", "call", "made", "made_required"):
+                if (
+                    arg == "made_required"
+                    and site.style in ("import", "export-from")
+                    and ("default" in site.names.values())
+                ):
+                    skip("a default import: the kept default export")
+                    continue
                 made = None if site.subpath else self._made(site, arg)
                 if isinstance(made, SymbolHit):
                     hits.append(made)

@@ -293,3 +293,7 @@ def test_the_module_object_made_called_or_extended_by_how_the_change_reaches_it(
     assert where("made") == {"env.js", "call.js"}  # no longer a function: any making breaks
     assert where("new") == {"env.js"}  # no constructor: `new` and `extends` break
     assert where("call") == {"call.js"}  # a class now: only plain calls break
+    # a default export kept: a default import still gets it, `require` gets the object
+    (tmp_path / "esm.js").write_text("import Make from 'envkit';\nMake();\n")
+    assert where("made") == {"env.js", "call.js", "esm.js"}
+    assert where("made_required") == {"env.js", "call.js"}

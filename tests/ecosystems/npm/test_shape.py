@@ -67,6 +67,9 @@ def _release(root: Path, version: str, source: str) -> Path:
          "now_class"),
         ("module.exports = function (o) {};\n", "exports.transform = function () {};\n",
          "not_callable"),
+        # a default export kept: still no function for `require` (the detail says so)
+        ("module.exports = function (o) {};\n",
+         "exports.__esModule = true;\nexports.default = function (o) {};\n", "not_callable"),
         # no change of shape, or one no use can trip over: no change
         ("module.exports = { a: 1 };\n", "exports.a = 1;\n", None),
         ("module.exports = (o) => o;\n", "module.exports = function (o) {};\n", None),

@@ -34,7 +34,7 @@ from depbot.ecosystems.npm.api.schema import OptionsSchema, options_schema, sche
 from depbot.ecosystems.npm.api.shape import module_shape
 from depbot.ecosystems.npm.api.typemeaning import type_meanings
 from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
-from depbot.records.api import BUNDLED_DEFAULT, ApiChange
+from depbot.records.api import BUNDLED_DEFAULT, DEFAULT_KEPT, ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
 SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
@@ -576,7 +576,13 @@ def _shape_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange
     if before == "function" and after == "class":
         return [ApiChange("now_class", pkg, "function → class", where)]
     if before in ("function", "arrow", "class") and after == "object":
-        return [ApiChange("not_callable", pkg, f"{before} → an object of named exports", where)]
+        # an `exports.default` kept: a default import (interop) still gets a value; only
+        # `require` and a namespace import get the plain object
+        names = file_exports(new.root / file, new.root, foreign=_foreign_reader(new))
+        detail = f"{before} → an object of named exports"
+        if names is not None and "default" in names:
+            detail += DEFAULT_KEPT
+        return [ApiChange("not_callable", pkg, detail, where)]
     return []
 
 
