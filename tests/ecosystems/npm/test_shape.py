@@ -9,6 +9,7 @@ import pytest
 
 from depbot.ecosystems.npm.api.model import npm_changes, read_package
 from depbot.ecosystems.npm.api.shape import module_shape
+from depbot.records.api import DEFAULT_KEPT
 
 
 @pytest.mark.parametrize(
@@ -70,6 +71,8 @@ def _release(root: Path, version: str, source: str) -> Path:
         # a default export kept: still no function for `require` (the detail says so)
         ("module.exports = function (o) {};\n",
          "exports.__esModule = true;\nexports.default = function (o) {};\n", "not_callable"),
+        ("module.exports = function (o) {};\n", "exports.default = function (o) {};\n",
+         "not_callable"),
         # no change of shape, or one no use can trip over: no change
         ("module.exports = { a: 1 };\n", "exports.a = 1;\n", None),
         ("module.exports = (o) => o;\n", "module.exports = function (o) {};\n", None),
@@ -79,9 +82,11 @@ def _release(root: Path, version: str, source: str) -> Path:
 def test_a_change_of_shape_is_an_api_change(tmp_path: Path, before: str, after: str, kind):
     old = read_package(_release(tmp_path / "old", "1.0.0", before), "lib-1.0.0", [])
     new = read_package(_release(tmp_path / "new", "2.0.0", after), "lib-2.0.0", [])
+    changes = npm_changes(old, new, [])
     found = [
-        c.kind
-        for c in npm_changes(old, new, [])
-        if c.kind in ("not_constructible", "now_class", "not_callable")
+        c.kind for c in changes if c.kind in ("not_constructible", "now_class", "not_callable")
     ]
     assert found == ([kind] if kind else [])
+    kept = [c for c in changes if c.kind == "not_callable" and c.detail.endswith(DEFAULT_KEPT)]
+    # only a module marked __esModule gives a default import its `.default`
+    assert bool(kept) == ("__esModule" in after and "exports.default" in after)

@@ -578,10 +578,11 @@ def _shape_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange
     if before in ("function", "arrow", "class") and after == "object":
         # an `exports.default` kept: a default import (interop) still gets a value; only
         # `require` and a namespace import get the plain object
-        names = file_exports(new.root / file, new.root, foreign=_foreign_reader(new))
+        entry = new.root / file
+        names = file_exports(entry, new.root, foreign=_foreign_reader(new))
         detail = f"{before} → an object of named exports"
-        if names is not None and "default" in names:
-            detail += DEFAULT_KEPT
+        if names is not None and "default" in names and not module_object_is_default(entry):
+            detail += DEFAULT_KEPT  # marked __esModule: a default import gets `.default`
         return [ApiChange("not_callable", pkg, detail, where)]
     return []
 
