@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from depbot.agent.ledger import Ledger, SearchFact
 from depbot.changelogs.wording import issue_report
-from depbot.planner.unnamed import module_shape
+from depbot.planner.unnamed import module_format_item
 from depbot.records.accounting import Accounting, ItemAccount, NameAccount
 from depbot.records.update import Update
 
@@ -94,7 +94,7 @@ def _item(entry: dict, searches: list[SearchFact], absent: bool, compared: bool)
     terms = [str(t) for t in entry.get("terms", [])]
     if entry.get("category") == "runtime":
         return ItemAccount(version, text, "no-api", (), why="runtime support or build change")
-    if entry.get("unclearable") and compared and module_shape(text):
+    if entry.get("unclearable") and compared and module_format_item(text):
         return ItemAccount(version, text, "compared", (), why=COMPARED)
     if entry.get("unclearable"):
         return ItemAccount(version, text, "announced", (), why=UNCLEARABLE)

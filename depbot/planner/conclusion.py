@@ -41,7 +41,7 @@ from depbot.planner.records import (
 )
 from depbot.planner.released import clean_diff
 from depbot.planner.searches import unasked_note
-from depbot.planner.unnamed import module_shape, unnamed_breaks
+from depbot.planner.unnamed import module_format_item, unnamed_breaks
 from depbot.symbols.match import SHAPE_KINDS, WEAK_USE
 
 _SHIM_WORDS = re.compile(r"compatibility|version check|feature check", re.I)
@@ -256,13 +256,13 @@ def _announced(st: State, cl: Changelog) -> tuple[list[str], str]:
     api = st.api
     if api is None or not clean_diff(api) or api.names_resolved != api.names_total:
         return announced, ""
-    shaped = [a for a in announced if module_shape(a)]
+    shaped = [a for a in announced if module_format_item(a)]
     if not shaped:
         return announced, ""
     said = (f"{len(shaped)} breaking item(s) change its module format or entry points "
             f"(\u201c{shaped[0][:120]}\u201d): the released code of both versions was compared "
             f"and every module this code imports from it is in {st.update.to}")  # fmt: skip
-    return [a for a in announced if not module_shape(a)], said
+    return [a for a in announced if not module_format_item(a)], said
 
 
 def _nothing_to_search(st: State, cl: Changelog) -> Conclusion:

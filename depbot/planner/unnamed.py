@@ -19,7 +19,7 @@ from depbot.changelogs.wording import behaviour_change, issue_report
 from depbot.core.fence import unfence
 from depbot.planner.records import Changelog, Entry
 
-__all__ = ["module_shape", "unnamed_breaks", "unnamed_indices"]
+__all__ = ["module_format_item", "unnamed_breaks", "unnamed_indices"]
 
 # "[BREAKING CHANGE]", "BREAKING:", "(breaking)", "breaking change": a break said outright;
 # "now requires React 18", "must now be wrapped in a <Provider>", "a plugin is now required":
@@ -119,7 +119,7 @@ _RELAXED = re.compile(
 # build": what the item breaks is the package's module format or its entry points, which the
 # released code's comparison reads (package.json, every entry file, every subpath); not the
 # format of what a tool emits ("use ES Module export instead of CommonJS" for a loader's output)
-_MODULE_SHAPE = re.compile(
+_MODULE_FORMAT = re.compile(
     r"\bsubpath\s+(?:exports?|imports?|patterns?)\b|\bdeep\s+(?:imports?|requires?)\b"
     r"|\b`?exports`?\s+(?:map|field)\b|\bESM[- ](?:only|first)\b|\bpure\s+ESM\b"
     r"|\bis\s+now\s+(?:an?\s+)?(?:ESM|ES\s?modules?)(?:\s+(?:only|first|package))?\s*[.!]?\s*$"
@@ -131,10 +131,10 @@ _MODULE_SHAPE = re.compile(
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdown emphasis
 
 
-def module_shape(item: str) -> bool:
+def module_format_item(item: str) -> bool:
     """Whether a breaking item says only that the package's module format or entry points
     changed: a clean comparison of the released code accounts for it."""
-    return bool(_MODULE_SHAPE.search(_EMPHASIS.sub("", " ".join(unfence(item).split()))))
+    return bool(_MODULE_FORMAT.search(_EMPHASIS.sub("", " ".join(unfence(item).split()))))
 
 
 def unnamed_breaks(cl: Changelog) -> list[str]:

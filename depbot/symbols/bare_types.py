@@ -43,21 +43,25 @@ def bare_type_uses(
             line = text.count("\n", 0, m.start()) + 1
             if line in skip or not _TYPE_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
                 continue
-            if needed is None:  # a value only now: every use as a type is an error
-                why = f"uses {local} as a type; in {package}'s new release it is a value only"
-                hits.append(SymbolHit(site.path, line, m.start() - text.rfind("\n", 0, m.start()),
-                                      line_of(lines, line), "code", "strong", why))  # fmt: skip
-                continue
-            given = _type_arguments(text, m.end())
-            if given < needed:
-                said = "without type arguments" if not given else f"with {given} type argument(s)"
-                why = f"uses the type {local} {said}; {package}'s new release requires {needed}"
+            why = _why(local, package, needed, _type_arguments(text, m.end()))
+            if why:
                 hits.append(SymbolHit(site.path, line, m.start() - text.rfind("\n", 0, m.start()),
                                       line_of(lines, line), "code", "strong", why))  # fmt: skip
     note = (f"{len(hits)} use(s) of {local} as a type" if needed is None
             else f"{len(hits)} use(s) of {local} with fewer than {needed} type argument(s)")  # fmt: skip
     return SymbolResult(local, "bare_type", hits[:_MAX_HITS], len(hits), len(hits) > _MAX_HITS,
                         {}, note)  # fmt: skip
+
+
+def _why(local: str, package: str, needed: int | None, given: int) -> str:
+    """Why a type-position use breaks ("" when it does not): any use of a value-only name
+    (``needed`` None), or one with fewer type arguments than ``needed``."""
+    if needed is None:
+        return f"uses {local} as a type; in {package}'s new release it is a value only"
+    if given >= needed:
+        return ""
+    said = "without type arguments" if not given else f"with {given} type argument(s)"
+    return f"uses the type {local} {said}; {package}'s new release requires {needed}"
 
 
 def _type_arguments(text: str, end: int) -> int:

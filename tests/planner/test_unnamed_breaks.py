@@ -221,15 +221,15 @@ def test_a_commit_subject_that_says_what_it_uses_instead_is_a_break_not_a_remedy
 
 
 def test_an_item_about_the_package_s_module_format_is_one_the_api_diff_reads():
-    from depbot.planner.unnamed import module_shape
+    from depbot.planner.unnamed import module_format_item
 
     for text in ("Remove subpath exports from *package.json*.", "yargs is now ESM first",
                  "The package is now pure ESM.", "Drop CommonJS build",
                  "remove deep requires (daf72b8)", "`exports` map closes `lib/*`"):  # fmt: skip
-        assert module_shape(text), text
+        assert module_format_item(text), text
     # the format of what a tool emits, a behaviour, a demand on the code: not the entry points
     for text in ("use ES Module export instead of CommonJS (3c7bf2c)",
                  "drop commonjs support and require node 18",
                  "command names are not derived from modules passed to `command`.",
                  "Make millisecond timer namespace specific"):  # fmt: skip
-        assert not module_shape(text), text
+        assert not module_format_item(text), text

@@ -319,8 +319,13 @@ def module_object_default(package: NpmPackage, subpath: str = ".") -> bool:
     """Whether the first entry file of `pkg/<subpath>` sets a value as its module object
     (a UMD ``module.exports = factory(…)``) even where no file shows that value's members:
     the default import is known to exist, though the other names are not."""
-    reader = _foreign_reader(package)
-    for target in dict.fromkeys(_targets(package, subpath)):
+    return _first_entry_default(package, _targets(package, subpath), _foreign_reader(package))
+
+
+def _first_entry_default(package: NpmPackage, targets: list[str], reader: Foreign) -> bool:
+    """Whether the first JavaScript entry file among ``targets`` shows a default (a value
+    set as its module object, or an ES default export)."""
+    for target in dict.fromkeys(targets):
         entry = _entry_file(package, target)
         if entry is not None and entry.name.endswith(JS_SUFFIXES):
             names = file_exports(entry, package.root, foreign=reader)
@@ -351,12 +356,7 @@ def _runtime_default(package: NpmPackage, targets: list[str], reader: Foreign) -
     esm = _module_file_names(package, reader)
     if esm is not None and "default" not in esm:
         return False
-    for target in targets:
-        entry = _entry_file(package, target)
-        if entry is not None and entry.name.endswith(JS_SUFFIXES):
-            names = file_exports(entry, package.root, foreign=reader)
-            return names is not None and "default" in names
-    return False
+    return _first_entry_default(package, targets, reader)
 
 
 def _module_file_names(package: NpmPackage, reader: Foreign) -> set[str] | None:
@@ -480,8 +480,10 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         changes += _name_changes(old, new, pkg, subpath, notes)
     changes += _option_changes(old, new, pkg)
     changes += _shape_changes(old, new, pkg)
-    changes += _generic_changes(old, new, pkg)
-    changes += _type_meaning_changes(old, new, pkg)
+    before_file, after_file = declaration_file(old, "."), declaration_file(new, ".")
+    if before_file is not None and after_file is not None:  # the root's, found once for both
+        changes += _generic_changes(new, pkg, (before_file, after_file))
+        changes += _type_meaning_changes(old, new, pkg, (before_file, after_file))
     changes += [
         c
         for c in schema_changes(_options_schema(old), _options_schema(new), pkg, new.label)
@@ -493,13 +495,11 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
     return changes
 
 
-def _generic_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
-    """A generic type of the root's declarations that needs more type arguments than before
-    (a default dropped, a parameter added without one): ``type_args_required``, detail
-    ``"before → after"`` (how many a use must give)."""
-    before_file, after_file = declaration_file(old, "."), declaration_file(new, ".")
-    if before_file is None or after_file is None:
-        return []
+def _generic_changes(new: NpmPackage, pkg: str, declarations: tuple[Path, Path]) -> list[ApiChange]:
+    """A generic type of the root's declarations (old, new) that needs more type arguments
+    than before (a default dropped, a parameter added without one): ``type_args_required``,
+    detail ``"before → after"`` (how many a use must give)."""
+    before_file, after_file = declarations
     before, after = type_parameters(before_file), type_parameters(after_file)
     exported = subpath_names(new, ".") or set()
     return [
@@ -514,12 +514,13 @@ def _generic_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChan
     ]
 
 
-def _type_meaning_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChange]:
-    """A name the root's declarations still export that could be written as a type and now
-    is a value only (``export declare const Client: typeof MqttClient``): ``no_longer_type``."""
-    before_file, after_file = declaration_file(old, "."), declaration_file(new, ".")
-    if before_file is None or after_file is None:
-        return []
+def _type_meaning_changes(
+    old: NpmPackage, new: NpmPackage, pkg: str, declarations: tuple[Path, Path]
+) -> list[ApiChange]:
+    """A name the root's declarations (old, new) still export that could be written as a
+    type and now is a value only (``export declare const Client: typeof MqttClient``):
+    ``no_longer_type``."""
+    before_file, after_file = declarations
     before = type_meanings(before_file, _root_of(old, before_file))
     after = type_meanings(after_file, _root_of(new, after_file))
     return [
