@@ -5,13 +5,17 @@ It looks, in order, and stops at the first thing that reaches the package: its i
 the checkout's files that name it or one of its commands (prose and lock files aside; a
 package.json without its dependency lists); a tool that may load it by convention; then
 each other package the manifest declares, whose released package.json (at the version in
-use) may need it. What it cannot look at goes to ``unseen``: never a silent gap.
+use) may need it. A package that needs it reaches it only when something reaches that package
+in turn (an import, a file naming it, a tool's convention, or a third declared package that
+needs it): a peer of a package nothing here loads is never loaded either. What it cannot look
+at goes to ``unseen``: never a silent gap.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -30,12 +34,20 @@ MAX_SHOWN = 4
 # an address: a script or a page it names is served from elsewhere, not this install
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s'\"<>)]+")
 MAX_DEPENDENCIES = 150  # more declared packages than this are not all read: said, unseen
+MAX_CHAIN = 3  # needs of needs followed this deep; deeper, a needer counts as reached
 
 
 def who_loads(
-    update: Update, imports: ImportReport, code: CodeSearch, registries: Registries, repo: Path
+    update: Update,
+    imports: ImportReport,
+    code: CodeSearch,
+    registries: Registries,
+    repo: Path,
+    imported: Callable[[str], ImportReport] | None = None,
 ) -> Reach:
-    """What may load ``update``'s package in this checkout, as far as can be looked at."""
+    """What may load ``update``'s package in this checkout, as far as can be looked at.
+    ``imported`` finds where another package is imported (None: a package that needs this one
+    counts as reached, unlooked)."""
     pkg = update.package
     eco = ecosystems.get(update.ecosystem)
     rules = eco.reach_rules()
@@ -75,14 +87,21 @@ def who_loads(
     if convention:
         return Reach(unseen=(f"a tool may load it without its name: {convention}",),
                      looked=tuple(looked))  # fmt: skip
-    needed, unseen = _needed_by(registries, update, rules, [d for d in declared if d.name != pkg])
-    if needed or unseen:
-        return Reach(reached=tuple(needed[:MAX_SHOWN]), unseen=tuple(unseen[:MAX_SHOWN]),
-                     looked=tuple(looked))  # fmt: skip
-    others = len([d for d in declared if d.name != pkg])
-    looked.append(f"none of the {others} other package(s) this checkout declares needs it "
-                  "(their released package.json at the version in use)")  # fmt: skip
-    return Reach(looked=tuple(looked), unread=unread)
+    others = [d for d in declared if d.name != pkg]
+    needed, unseen, docs = _needed_by(registries, update, rules, others)
+    if unseen:
+        return Reach(reached=tuple(n for _, n in needed[:MAX_SHOWN]),
+                     unseen=tuple(unseen[:MAX_SHOWN]), looked=tuple(looked))  # fmt: skip
+    own = {"name": pkg, "bin": {c: c for c in commands}}  # its commands, read above
+    chain = _Chain(code, rules, imported, docs | {pkg: own}, [d.name for d in declared])
+    live = [f"{n}; {how}" for name, n in needed if (how := chain.reaches(name, frozenset({pkg})))]
+    if live:
+        return Reach(reached=tuple(live[:MAX_SHOWN]), looked=tuple(looked))
+    looked += [f"{n}, but nothing here loads {name}: {chain.looked(name)}" for name, n in needed]
+    if not needed:
+        looked.append(f"none of the {len(others)} other package(s) this checkout declares needs "
+                      "it (their released package.json at the version in use)")  # fmt: skip
+    return Reach(looked=tuple(looked[: MAX_SHOWN + 2]), unread=unread)
 
 
 def _declared(eco: Any, repo: Path, manifest: str, code: CodeSearch) -> tuple[list[Declared], str]:
@@ -208,8 +227,9 @@ def _release_in_use(
 
 def _needed_by(
     registries: Registries, update: Update, rules: Any, others: list[Declared]
-) -> tuple[list[str], list[str]]:
-    """(the declared packages whose release needs it, what could not be read)."""
+) -> tuple[list[tuple[str, str]], list[str], dict[str, dict[str, Any]]]:
+    """(each declared package whose release needs it: its name and how, what could not be
+    read, the released package.json of each declared package read)."""
     eco = ecosystems.get(update.ecosystem)
     unseen = [f"{len(others) - MAX_DEPENDENCIES} more declared package(s) were not read"] if len(
         others
@@ -219,26 +239,90 @@ def _needed_by(
     cap = settings.tool_call_seconds
     until = None if cap is None else time.monotonic() + cap
 
-    def one(d: Declared) -> tuple[str, str]:
+    def one(d: Declared) -> tuple[str, str, dict[str, Any] | None]:
         left = None if until is None else max(0.0, until - time.monotonic())
         with registries.http.call_deadline(left):  # this tool call's share, on every thread
             return _one(d)
 
-    def _one(d: Declared) -> tuple[str, str]:
+    def _one(d: Declared) -> tuple[str, str, dict[str, Any] | None]:
         version = _version_in_use(eco, d)
         if not version:
-            return "", f"{d.name} `{d.spec}`: no version to read"
+            return "", f"{d.name} `{d.spec}`: no version to read", None
         try:
             doc = _release_in_use(registries, update.ecosystem, d, version)
         except UpstreamError as exc:
-            return "", f"{d.name} {version}: {exc}"[:200]
+            return "", f"{d.name} {version}: {exc}"[:200], None
         how = rules.needs(
             doc, update.package, lambda spec: eco.in_ranges(update.to_version, (spec,))
         )
-        return (f"{d.name} {doc.get('version') or version} needs it {how}" if how else ""), ""
+        return (f"{d.name} {doc.get('version') or version} needs it {how}" if how else ""), "", doc
 
     with ThreadPoolExecutor(max(1, settings.registry_concurrency)) as pool:
         got = list(pool.map(one, others[:MAX_DEPENDENCIES]))
-    needed = [n for n, _ in got if n]
-    unseen += [f"the release of {u}" for _, u in got if u]
-    return needed, unseen
+    read = others[:MAX_DEPENDENCIES]
+    needed = [(d.name, n) for d, (n, _, _) in zip(read, got, strict=True) if n]
+    unseen += [f"the release of {u}" for _, u, _ in got if u]
+    docs = {d.name: doc for d, (_, _, doc) in zip(read, got, strict=True) if doc is not None}
+    return needed, unseen, docs
+
+
+class _Chain:
+    """Whether something in the checkout reaches a declared package that needs the update's:
+    an import whose names are read, a file naming it or one of its commands, a tool's
+    convention, or another declared package that needs it and is reached in turn."""
+
+    def __init__(
+        self,
+        code: CodeSearch,
+        rules: Any,
+        imported: Callable[[str], ImportReport] | None,
+        docs: dict[str, dict[str, Any]],
+        declared: list[str],
+    ) -> None:
+        self.code, self.rules, self.imported, self.docs = code, rules, imported, docs
+        self.declared = declared
+        self._looked: dict[str, str] = {}
+
+    def reaches(self, name: str, seen: frozenset[str], depth: int = 1) -> str:
+        """How ``name`` is reached here ("" when nothing reaches it, all looked at)."""
+        if self.imported is None:
+            return "what loads it was not looked for"
+        report = self.imported(name)
+        if report.skipped:
+            return f"{len(report.skipped)} file(s) too big to search may import it"
+        read = [s for s in report.sites if not _unread(self.code, self.rules, s)]
+        if read:
+            return f"it is imported at {read[0].path}:{read[0].line}"
+        doc = self.docs.get(name) or {}
+        words = [name, *self.rules.bins(doc)]
+        named = _named(self.code, self.rules, words, {(s.path, s.line) for s in report.sites})
+        if named:
+            return f"it is {named[0].lstrip('`').split('`', 1)[-1].strip()}"
+        # a declared host whose release in use installs a command (not read: taken as one)
+        hosts = [
+            d
+            for d in self.declared
+            if self.rules.extends(name, d) and (d not in self.docs or self.rules.bins(self.docs[d]))
+        ]
+        convention = self.rules.by_convention(name, hosts)
+        if convention:
+            return f"a tool may load it: {convention}"
+        if depth >= MAX_CHAIN:
+            return "what needs it in turn was not followed further"
+        for other, other_doc in self.docs.items():
+            if other in seen or other == name or not self.rules.needs(other_doc, name, _any):
+                continue
+            how = self.reaches(other, seen | {name}, depth + 1)
+            if how:
+                return f"{other} needs it and {how}"
+        self._looked[name] = (f"no file imports or names {', '.join(f'`{w}`' for w in words)}, "
+                              "no tool loads it by convention, no declared package that needs it is "
+                              "loaded")  # fmt: skip
+        return ""
+
+    def looked(self, name: str) -> str:
+        return self._looked.get(name, "")
+
+
+def _any(spec: str) -> bool:
+    return True

@@ -114,7 +114,14 @@ class LiveServices:
     def who_loads(self, update: Update) -> Reach:
         imports = self.where_imported(update.ecosystem, update.package)
         with self.http.call_deadline(self.settings.tool_call_seconds):
-            return who_loads(update, imports, self.code, self.changelogs.registries, self.repo)
+            return who_loads(
+                update,
+                imports,
+                self.code,
+                self.changelogs.registries,
+                self.repo,
+                lambda name: self.where_imported(update.ecosystem, name),
+            )
 
     def api_diff(self, update: Update) -> ReleaseDiff:
         """Both releases fetched and diffed, once per (package, from, to) in this run; the

@@ -78,7 +78,37 @@ def test_an_address_naming_it_loads_a_copy_served_elsewhere(tmp_path):
 
 def test_a_declared_package_that_asks_it_as_a_peer_reaches_it(tmp_path):
     got = _reach(*_world(tmp_path, peer=True))
-    assert got.reached == ("ui-kit 2.0.0 needs it as a peer (`>=1`)",)
+    assert got.reached == (
+        "ui-kit 2.0.0 needs it as a peer (`>=1`); it is imported at src/index.js:1",
+    )
+
+
+def test_a_peer_of_a_package_nothing_loads_is_not_reached(tmp_path):
+    # stop 54: a declared plugin nothing imports asks the package as a peer; neither is loaded
+    repo, up = _world(tmp_path, peer=True)
+    _write(repo, "src/index.js", "const x = 1;\n")
+    got = _reach(repo, up)
+    assert got.unreached
+    said = next(line for line in got.looked if "ui-kit 2.0.0 needs it" in line)
+    assert "nothing here loads ui-kit: no file imports or names `ui-kit`" in said
+
+
+def test_a_needer_is_reached_through_what_needs_it_in_turn_or_its_command(tmp_path):
+    repo, up = _world(tmp_path, peer=True)
+    _write(repo, "src/index.js", "const x = require('app-shell');\nx.start();\n")
+    deps = {"zone-clock": "^1.4.0", "ui-kit": "^2.0.0", "app-shell": "1.0.0"}
+    _write(repo, "package.json", json.dumps({"name": "app", "dependencies": deps}))
+    _write(up, "npm/app-shell/manifests/1.0.0.json",
+           json.dumps({"dependencies": {"ui-kit": "^2.0.0"}}))  # fmt: skip
+    got = _reach(repo, up)
+    assert got.reached == ("ui-kit 2.0.0 needs it as a peer (`>=1`); app-shell needs it and it "
+                           "is imported at src/index.js:1",)  # fmt: skip
+    _write(repo, "src/index.js", "const x = 1;\n")
+    assert _reach(repo, up).unreached
+    _write(up, "npm/ui-kit/manifests/2.0.0.json",
+           json.dumps({"peerDependencies": {"zone-clock": ">=1"}, "bin": {"kit": "k.js"}}))  # fmt: skip
+    _write(repo, "Makefile", "build:\n\tnpx kit build\n")
+    assert "it is named at Makefile:2" in _reach(repo, up).reached[0]
 
 
 def test_what_cannot_be_read_is_unseen_never_clean(tmp_path):
@@ -99,5 +129,8 @@ def test_a_package_another_workspace_declares_is_read_too(tmp_path):
            json.dumps({"name": "web", "dependencies": {"charts": "1.0.0"}}))  # fmt: skip
     _write(up, "npm/charts/manifests/1.0.0.json",
            json.dumps({"peerDependencies": {"zone-clock": "*"}}))  # fmt: skip
+    _write(repo, "packages/web/src/app.js", "import { bar } from 'charts';\nbar();\n")
+    _write(repo, "src/index.js", "const x = 1;\n")
     got = _reach(repo, up)
-    assert got.reached == ("charts 1.0.0 needs it as a peer (`*`)",)
+    assert got.reached == ("charts 1.0.0 needs it as a peer (`*`); it is imported at "
+                           "packages/web/src/app.js:1",)  # fmt: skip
