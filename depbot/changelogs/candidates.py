@@ -57,6 +57,7 @@ from depbot.changelogs.values import string_value_candidates
 from depbot.changelogs.wording import (
     IF_CONDITION,
     SAID_BREAKING,
+    VARIADIC,
     Candidate,
     behaviour_candidates,
     behaviour_change,
@@ -342,7 +343,8 @@ def _sentence_candidates(
         # a confirmed break), and code that makes none is not reached
         calls = [s for s in spans if CALL.match(s.text.strip().lstrip("."))]
         found = behaviour_candidates(sentence, calls) if calls else []
-        cands.extend(replace(c, arg=IF_CONDITION) for c in found)
+        form = VARIADIC if re.search(r"\bvariadic\b", sentence, re.I) else IF_CONDITION
+        cands.extend(replace(c, arg=form) for c in found)
     return cands
 
 

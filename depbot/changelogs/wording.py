@@ -403,6 +403,9 @@ def behaviour_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
 # "`send()` now throws if the socket is closed": the change reaches only the calls that do that
 # thing, which no search can tell; each call is one to verify, none a confirmed break
 IF_CONDITION = "?if"
+# "The variadic argument signature of `.listen()` has been removed": the calls that pass their
+# arguments one by one break; a call whose first argument is an options object is the kept form
+VARIADIC = "?variadic"
 _ONLY_IF = re.compile(
     r"\b(?:now\s+)?(?:throws?|raises?|rejects?|errors?|fails?|warns?)\b[^.;]{0,60}?\b(?:if|when|unless|whenever)\b",
     re.I,

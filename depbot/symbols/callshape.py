@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from depbot.changelogs.wording import IF_CONDITION
+from depbot.changelogs.wording import IF_CONDITION, VARIADIC
 from depbot.symbols.python import CallShape
 
 _NUMERIC_PARAM = re.compile(
@@ -213,7 +213,10 @@ class CallShapeRules:
             self.skip(f"not passing '{self.arg}'")
             return None
         if k == "behaviour":
-            if self.arg == IF_CONDITION:  # "now throws if …": only calls that do that thing
+            if self.arg == VARIADIC and call.arg_kinds[:1] == ("object",):
+                self.skip("called with an options object first, not argument by argument")
+                return None
+            if self.arg in (IF_CONDITION, VARIADIC):  # "now throws if …": only calls that do that
                 return (
                     "weak",
                     f"{WEAK_USE}: {who}; it now fails under a condition, verify this call",

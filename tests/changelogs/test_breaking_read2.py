@@ -428,13 +428,14 @@ def test_one_plain_word_before_the_kind_of_api_it_is_names_it(text, found):
 def test_a_way_of_calling_removed_makes_the_callable_s_calls_ones_to_verify():
     # stop 53: "the variadic signature of `.listen()` has been removed" was an item no search
     # could clear; a call of `.listen()` may or may not be made that way, so each is to verify
-    from depbot.changelogs.wording import IF_CONDITION
+    # (stop 54: but the calls passing an options object first, the kept form)
+    from depbot.changelogs.wording import VARIADIC
 
     body = ("- The variadic argument signature of the `.listen()` method has been removed. "
             "This means that you can no longer call `.listen()` with a variable number of "
             "arguments.\n")  # fmt: skip
     got = [c for i in analyze_section(body, package="serverkit") for c in i.candidates]
-    assert [(c.symbol, c.kind, c.arg) for c in got] == [("listen", "behaviour", IF_CONDITION)]
+    assert [(c.symbol, c.kind, c.arg) for c in got] == [("listen", "behaviour", VARIADIC)]
     # a callable removed outright stays a removed name
     got = [c for i in analyze_section("- Removed `closeAll()`.\n", package="serverkit")
            for c in i.candidates]  # fmt: skip

@@ -108,3 +108,19 @@ def test_a_change_reaching_only_the_calls_passing_an_argument_skips_the_others(t
     r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
     assert [h.line for h in r.hits] == [7, 10]  # by keyword, or positionally where it may sit
     assert r.excluded.get("not passing key") == 1
+
+
+def test_a_removed_variadic_form_spares_the_calls_passing_an_options_object_first(tmp_path):
+    # stop 54: "the variadic argument signature of `.listen()` has been removed": a call whose
+    # first argument is an options object is the form kept; one passing a port is to verify
+    write_tree(tmp_path, {
+        "src/index.ts": "import serverkit from 'serverkit';\n"
+                        "const app = serverkit();\n"
+                        "await app.listen({ port }, (err) => log(err));\n"
+                        "app.listen(3000, '0.0.0.0');\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "serverkit", "listen", "behaviour", arg="?variadic")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert [(h.line, h.evidence) for h in r.hits] == [(4, "weak")]
+    assert "verify this call" in r.hits[0].why
+    assert r.excluded.get("called with an options object first, not argument by argument") == 1
