@@ -59,6 +59,7 @@ CANDIDATE_KINDS = (
     "command",  # a command line (`python -m pkg.cli`, `tool init`) the release no longer runs
     "returned_member",  # the member `arg` of what the function `symbol` returns, removed
     "string_value",  # a string value (`horizontalBar` chart type) the release no longer accepts
+    "options_given",  # the package's options reshaped (symbol: the package): the options given it
 )
 
 

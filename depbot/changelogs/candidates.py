@@ -101,6 +101,19 @@ _DEEP_IMPORTS_GONE = re.compile(
 )
 # "feat(x): explicit import <pkg> (BREAKING CHANGE)": the package must be imported by name
 _EXPLICIT_IMPORT = re.compile(r"\bexplicit\s+(named\s+)?imports?\b", re.I)
+# "move less-specific options to the `lessOptions` option", "options are now validated": the
+# package's options as a whole were reshaped or checked, no one of them named
+_OPTIONS_RESHAPED = re.compile(
+    r"\b(?:mov(?:e|ed|es)|renam(?:e|ed|es)|restructur\w*|reorgani[sz]\w*|group(?:ed|s)?|nest(?:ed|s)?)"
+    r"\b[^.;]{0,50}?\boptions\b"
+    r"|\boptions\b[^.;]{0,40}?\b(?:are|were|is|have\s+been|has\s+been)\s+(?:now\s+)?"
+    r"(?:moved|renamed|restructured|nested|grouped|validated|checked)\b"
+    r"|\b(?:validat(?:e|es|ed|ion\s+of)|strict(?:er)?\s+validation\s+of)\s+(?:the\s+|all\s+|its\s+)?"
+    r"(?:loader\s+|plugin\s+)?options\b|\boptions\s+(?:schema|validation)\b",
+    re.I,
+)
+# "the `options` argument is now required": code that gives none is what breaks
+_OPTIONS_DEMANDED = re.compile(r"\brequired\b|\bmandatory\b|\bmust\b|\bnew\s+options?\b", re.I)
 _SIGNATURE_CUE = re.compile(
     r"\bsignatures?\b|\bthe\s+form\b|\bargument\s+order\b|\bcalling\s+convention\b|\boverload", re.I
 )
@@ -165,6 +178,15 @@ def extract_candidates(
         rest = _unmarked(sentence)  # a leading "[BREAKING]" says what "(breaking change)" does
         cands.extend(_scoped_candidates(rest, scope, news, marked=rest != sentence))
     cands.extend(_old_code_subpaths(old_code))
+    if (
+        not cands
+        and package
+        and _OPTIONS_RESHAPED.search(text)
+        and not _OPTIONS_DEMANDED.search(text)
+    ):
+        # "move less-specific options to the `lessOptions` option": code that gives the package
+        # no options at all is not reached; the options it gives are each to verify
+        cands.append(Candidate(package, "options_given"))
     # "`f` passes self to its key function. A custom `key` given to `f` …": the item says
     # which calls of `f` it reaches; its other sentences about `f` do not widen that
     narrowed = {c.symbol for c in cands if c.kind == "behaviour" and c.arg}

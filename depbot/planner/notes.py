@@ -128,6 +128,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "command": f"the command `{s}` was removed in {version}",
         "returned_member": f"what `{s}()` returns has no `{cand.arg}` since {version}",
         "string_value": f"the value '{s}' is no longer accepted since {version}",
+        "options_given": f"the options {package} takes were reshaped in {version}",
     }.get(kind, f"`{s}` changed in {version}")
 
 

@@ -3,7 +3,12 @@
 package in a build configuration (``{ loader: 'less-loader', options: { modifyVars } }``,
 ``['some-plugin', { key }]``), or passed to its module object (``new Plugin({ key })``),
 that the new release's options schema does not list (``only=a|b|c``) or that it removed
-(``not=x|y``). A spread or a variable for the options may hold any: a weak hit. Pure.
+(``not=x|y``). A spread or a variable for the options may hold any: a weak hit.
+
+``any`` (the notes reshape the options as a whole, ``options_given``): every option given is
+one to verify (weak), as is a query string (``'pkg?opt'``) and an import in code whose names
+are used otherwise than called with nothing; code that gives the package no options at all
+has no hit. Pure.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ _MAX_HITS = 20
 
 
 def _refused(arg: str) -> Callable[[str], bool]:
+    if arg == "any":
+        return lambda key: True
     how, _, names = arg.partition("=")
     listed = {n for n in names.split("|") if n}
     if how == "only" and listed:
@@ -43,7 +50,10 @@ def outside_options(
     """Hits at each option key the checkout passes ``package`` that ``arg`` refuses."""
     refused = _refused(arg)
     rule = "its options schema does not list" if arg.startswith("only") else "it no longer takes"
+    if arg == "any":
+        rule = "its notes reshape: verify them"
     hits: list[SymbolHit] = []
+    queries: list[tuple[str, int]] = []
     objects: list[tuple[str, int, tuple[tuple[str, int], ...] | None]] = []  # path, at, keys
     for g in one_glob(globs):
         found = code.search_code(spec_pattern(package), regex=True, path_glob=g, max_hits=50)
@@ -55,6 +65,8 @@ def outside_options(
             keys = options_beside(text, at)
             if keys is not None:
                 objects.append((h.path, at, keys))
+            if arg == "any" and re.match(rf"""['"`]{re.escape(package)}\?""", text[at:]):
+                queries.append((h.path, h.line))  # 'pkg?opt': options in a query string
     for site in rep.sites:
         if site.type_only:
             continue
@@ -62,6 +74,8 @@ def outside_options(
         for local, imported in site.names.items():
             if imported in ("default", "*") and re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 objects += [(site.path, at, keys) for at, keys in _passed_to(text, local)]
+        if arg == "any" and site.style != "config" and _may_give(text, site.names):
+            queries.append((site.path, site.line))
     refused_at: dict[tuple[str, int], list[str]] = {}
 
     def hit(path: str, line: int, evidence: str, why: str) -> SymbolHit:
@@ -83,9 +97,12 @@ def outside_options(
                 refused_at.setdefault((path, line), []).append(key)
     for (path, line), keys in refused_at.items():
         names = ", ".join(dict.fromkeys(keys))
-        hits.append(
-            hit(path, line, "strong", f"passes {package} the option(s) {names}, which {rule}")
-        )
+        evidence = "weak" if arg == "any" else "strong"
+        said = f"passes {package} the option(s) {names}, which {rule}"
+        hits.append(hit(path, line, evidence, f"may be a use: {said}" if arg == "any" else said))
+    for path, line in queries:
+        hits.append(hit(path, line, "weak", f"may be a use: {package} is used here in a way "
+                        f"that may give it options, which {rule}"))  # fmt: skip
     hits = sorted(
         {(h.path, h.line, h.evidence): h for h in hits}.values(), key=lambda h: (h.path, h.line)
     )
@@ -103,3 +120,16 @@ def _passed_to(text: str, local: str) -> list[tuple[int, tuple[tuple[str, int], 
         if keys is not None:
             out.append((m.end(), keys))
     return out
+
+
+def _may_give(text: str, names: dict[str, str]) -> bool:
+    """Whether an import binds names its file uses otherwise than called or constructed with
+    nothing (``new Plugin()``): any other use may give the package options."""
+    if not names or "*" in names:
+        return True
+    for local in names:
+        uses = len(re.findall(rf"(?<![\w$.]){re.escape(local)}(?![\w$])", text))
+        bare = len(re.findall(rf"(?<![\w$.])(?:new\s+)?{re.escape(local)}\s*\(\s*\)", text))
+        if uses - bare > 1:  # the import itself names it once
+            return True
+    return False

@@ -806,6 +806,11 @@ class SymbolSearch:
         if kind == "bare_type":  # a generic type used with fewer type arguments than needed
             rep = self.report(ecosystem, package)
             return bare_type_uses(rep, package, symbol, query.arg.strip(), self._text)
+        if kind == "options_given":  # the package's options reshaped: every option given it
+            return outside_options(
+                self.code, self.report(ecosystem, package), package, "any",
+                tuple(ecosystems.get(ecosystem).source_globs), self._text,
+            )  # fmt: skip
         if kind == "options_outside":  # what a closed options schema refuses now
             return outside_options(
                 self.code, self.report(ecosystem, package), package, query.arg.strip(),

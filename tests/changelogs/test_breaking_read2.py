@@ -456,3 +456,21 @@ def test_a_string_value_the_release_no_longer_accepts(text, want):
     got = [c.symbol for i in analyze_section(f"- {text}\n", package="chartkit")
            for c in i.candidates if c.kind == "string_value"]  # fmt: skip
     assert got == ([want] if want else [])
+
+
+@pytest.mark.parametrize(
+    ("item", "want"),
+    [
+        ("move less-specific options to the `lessOptions` option, please look at README", True),
+        ("options are now validated against a JSON schema", True),
+        ("validate loader options", True),
+        ("the `options` argument is now required", False),  # code giving none breaks
+        ("new options `a` and `b` added", False),
+    ],
+)
+def test_options_reshaped_as_a_whole_search_the_options_given(item, want):
+    # stop 54: an item about the package's options, naming none, was one no search cleared
+    body = f"### BREAKING CHANGES\n\n* {item}\n"
+    got = [(c.symbol, c.kind) for i in analyze_section(body, package="pack-loader")
+           for c in i.candidates]  # fmt: skip
+    assert (("pack-loader", "options_given") in got) is want

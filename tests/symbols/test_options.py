@@ -100,3 +100,29 @@ def test_options_given_to_the_module_object_are_checked_too(tmp_path):
 def test_a_query_without_its_rule_is_refused(tmp_path):
     with pytest.raises(ToolError):
         _search(tmp_path, {"a.js": "x"}).search(_query("a|b"))
+
+
+def _given(search: SymbolSearch):
+    query = SymbolQuery("npm", "pack-loader", "pack-loader", kind="options_given")
+    return [(h.path, h.line, h.evidence) for h in search.search(query).hits]
+
+
+def test_options_reshaped_reach_only_the_code_that_gives_some(tmp_path):
+    # stop 54: "move less-specific options to the `lessOptions` option": a loader named bare
+    # is given no options; an options object, a query string or other uses of an import are
+    # each one to verify, never a confirmed break
+    bare = "module.exports = { rules: [{ use: ['style-loader', 'pack-loader'] }] };\n"
+    assert _given(_search(tmp_path / "a", {"webpack.config.js": bare})) == []
+    assert _given(_search(tmp_path / "b", {"config/loaders.js": CONFIG})) == [
+        ("config/loaders.js", 7, "weak")
+    ]
+    query = "module.exports = { rules: [{ use: ['pack-loader?strict'] }] };\n"
+    assert _given(_search(tmp_path / "c", {"webpack.config.js": query})) == [
+        ("webpack.config.js", 1, "weak")
+    ]
+    made = "const Pack = require('pack-loader');\nmodule.exports = [new Pack()];\n"
+    assert _given(_search(tmp_path / "d", {"webpack.config.js": made})) == []
+    used = "const Pack = require('pack-loader');\nPack.configure(opts);\n"
+    assert _given(_search(tmp_path / "e", {"webpack.config.js": used})) == [
+        ("webpack.config.js", 1, "weak")
+    ]

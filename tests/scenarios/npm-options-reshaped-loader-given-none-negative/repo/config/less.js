@@ -1,0 +1,4 @@
+module.exports = {
+  test: /\.less$/i,
+  use: ["style-loader", "lessify-loader"]
+};

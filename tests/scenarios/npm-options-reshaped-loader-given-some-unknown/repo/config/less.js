@@ -1,0 +1,7 @@
+module.exports = {
+  test: /\.less$/i,
+  use: [
+    { loader: "style-loader" },
+    { loader: "lessify-loader", options: { strictMath: true, sourceMap: true } }
+  ]
+};
