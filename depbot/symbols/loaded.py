@@ -10,7 +10,9 @@ themselves. It counts as loaded when another file names it outside comments (as 
 ``./logger``, ``'logger.js'``, a script's ``node server.js``; a file that is not code, such as
 package.json, a Dockerfile or an HTML page, counts wherever it names it), when no file names it
 at all (a command, a tool or a page this reading does not know may run it, and a checkout may
-be partial), when a tool loads it by a name or folder of convention (``index``,
+be partial) unless it is left out: it loads no file of the checkout itself, and another file of
+its folder is loaded by its path (``require('./loaders/postcss-prod')`` beside an unnamed
+``postcss-dev.js``: the folder's files are loaded by path, and this one by none), when a tool loads it by a name or folder of convention (``index``,
 ``*.config.js``, a test, a page), or when a file of its folder or above reads folders whole
 (``readdirSync``, ``require.context``, ``import.meta.glob``).
 """
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from depbot.core.errors import ToolError
 from depbot.search.import_sites import ImportSite
 from depbot.symbols.callshape import WEAK_USE
 from depbot.symbols.facts import SymbolHit
@@ -49,6 +52,8 @@ _ENTRY_FILE = re.compile(
     re.I,
 )
 # code that loads the files of a folder by listing it
+# a file that loads a file of the checkout by a relative path
+_LOADS_LOCAL = re.compile(r"""(?:\brequire\s*\(|\bfrom|\bimport\s*\(?)\s*['"]\.{1,2}/""")
 _READS_FOLDERS = r"readdirSync|readdir\(|require\.context|import\.meta\.glob|globSync|\bglob\("
 MAX_DEPTH = 3
 
@@ -60,6 +65,7 @@ class Loaded:
         self.code = code
         self._why: dict[str, str | None] = {}
         self._readers: list[str] | None = None
+        self._listed: list[str] | None = None
 
     def unloaded(self, path: str) -> str | None:
         """Why nothing in the checkout may load ``path``; None when something may (or when
@@ -81,6 +87,8 @@ class Loaded:
                 one = len(code) == 1
                 why = (f"only {', '.join(code[:3])} name{'s' if one else ''} it, and nothing "
                        f"loads {'it' if one else 'them'}")  # fmt: skip
+        elif not code and not commented and self._left_out(path):
+            why = "no file names it, though files beside it are loaded by their paths"
         # named nowhere: a command, a tool or a page this reading does not know may run it
         self._why[path] = why
         return why
@@ -112,6 +120,38 @@ class Loaded:
             if loads:  # `// import logger from './logger'`, not "settings" as a word
                 commented.append(f"{other}:{loads[0]}")
         return code, commented
+
+    def _left_out(self, path: str) -> bool:
+        """Whether ``path``, which no file names, loads no file of the checkout while a file
+        of its folder is loaded by its path."""
+        try:
+            text = "\n".join(self.code.read_lines(path))
+        except ToolError:
+            return False
+        if _LOADS_LOCAL.search(text):
+            return False  # it loads the checkout's files: an entry something runs, most likely
+        if self._listed is None:
+            self._listed = [f for f in self.code.files() if _JS.search(f)]
+        parent = PurePosixPath(path).parent
+        beside = [f for f in self._listed if f != path and PurePosixPath(f).parent == parent]
+        return any(self._loaded_by_path(f) for f in beside[:20])
+
+    def _loaded_by_path(self, path: str) -> bool:
+        """Whether another file loads ``path`` by a relative path (``require('./x')``)."""
+        stem = re.escape(_stem(path))
+        load = re.compile(
+            rf"(?:\bimport\b|\brequire\s*\().*['\"]\.{{1,2}}/(?:[^'\"]*/)?{stem}(?:\.\w+)?['\"]"
+        )
+        for other in self.code.files_containing(rf"['\"]\.{{1,2}}/(?:[^'\"]*/)?{stem}"):
+            if other == path or not _JS.search(other):
+                continue
+            try:
+                lines = self.code.read_lines(other)
+            except ToolError:
+                continue
+            if any(load.search(line) for line in lines):
+                return True
+        return False
 
     def _folder_read(self, path: str) -> bool:
         """Whether a file in the folder of ``path`` or above lists folders to load them."""

@@ -27,7 +27,9 @@ TREE = {
         "import { Iterable } from 'imkit';\n"
         "export default (s) => (Iterable.isIterable(s) ? s.toJS() : s);\n"
     ),
-    "client/utils/settings.js": "import { Iterable } from 'imkit';\nexport const on = Iterable;\n",
+    "client/utils/settings.js": (  # it loads a file of its own: no file left out (stop 54)
+        "import { Iterable } from 'imkit';\nimport base from './base';\nexport const on = Iterable;\n"
+    ),
     "client/utils/notes.js": "// TODO: write the settings back\nexport const n = 1;\n",
     "client/utils/format.js": "import { Iterable } from 'imkit';\nexport const f = Iterable;\n",
     "client/view.js": "import { f } from './utils/format';\nexport const v = f;\n",
@@ -74,3 +76,23 @@ def test_a_folder_read_whole_loads_its_files(tmp_path):
     loaded = Loaded(CodeSearch(tmp_path, Settings()))
     assert loaded.unloaded("client/store/middleware/logger.js") is None
     assert loaded.unloaded("client/utils/toPlain.js") is None
+
+
+def test_a_file_left_out_of_a_folder_loaded_by_path_is_unloaded(tmp_path):
+    # stop 54: webpack.dev.js requires loaders/css-prod.js; loaders/css-dev.js, named nowhere
+    # and loading nothing itself, is left out: a use in it may never run
+    write_tree(tmp_path, {
+        "webpack.dev.js": "const css = require('./build/loaders/css-prod.js');\n"
+                          "module.exports = { module: { rules: [css] } };\n",
+        "build/loaders/css-prod.js": "module.exports = { use: ['css-loader'] };\n",
+        "build/loaders/css-dev.js": "module.exports = { use: [{ loader: 'style-loader' }] };\n",
+        "build/loaders/entry.js": "const p = require('./css-prod');\nmodule.exports = p;\n",
+        "build/tasks/zip.js": "module.exports = () => 'zip';\n",
+        "build/tasks/clean.js": "module.exports = () => 'clean';\n",
+    })  # fmt: skip
+    loaded = Loaded(CodeSearch(tmp_path, Settings()))
+    assert "files beside it are loaded" in (loaded.unloaded("build/loaders/css-dev.js") or "")
+    # it loads a file of the checkout: an entry something runs, most likely
+    assert loaded.unloaded("build/loaders/entry.js") is None
+    # no file of its folder is loaded by path: a command or a tool may run it
+    assert loaded.unloaded("build/tasks/zip.js") is None
