@@ -188,3 +188,21 @@ def test_functions_re_exported_from_other_files_and_their_positional_limit(tmp_p
     assert positional_limit(old, new, "run") == (3, 1)
     assert positional_limit(old, new, "each") is None  # `...items` took any number
     assert positional_limit(new, old, "run") is None  # more arguments now: nothing breaks
+
+
+def test_a_const_typed_by_an_interface_method_takes_its_signatures(tmp_path):
+    # stop 54: `export const get: IDefaultEnv['get']` (through `type IDefaultEnv = IEnv<…>`)
+    # replaced `export function get(name, fallback)`: a false safe when it read as no function
+    old = _write(tmp_path / "old.d.ts",
+                 "export function get(): Env;\nexport function get(name: string): Opt;\n"
+                 "export function get(name: string, fallback: string): Present;\n")  # fmt: skip
+    new = _write(tmp_path / "new.d.ts",
+                 "interface IEnv<V, C> {\n  get (): C,\n  get (name: keyof C): V;\n"
+                 "  from(values: C): IEnv<V, C>;\n}\n"
+                 "type IDefaultEnv = IEnv<Opt, Record<string, string>>\n"
+                 "export const get: IDefaultEnv['get']\n"
+                 "export declare const from: IEnv<Opt, Env>['from'];\n")  # fmt: skip
+    old_sigs, new_sigs = signatures(old), signatures(new)
+    assert positional_limit(old_sigs, new_sigs, "get") == (2, 1)
+    assert [len(o) for o in new_sigs.overloads("get")] == [0, 1]
+    assert "get" in new_sigs.callables()

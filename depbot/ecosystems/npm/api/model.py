@@ -627,7 +627,7 @@ def _option_changes(old: NpmPackage, new: NpmPackage, pkg: str) -> list[ApiChang
     old_sigs, new_sigs = signatures(before) if before else Signatures(), signatures(after)
     exported = subpath_names(new, ".") or set()
     changes = []
-    for function in ["default", *sorted(n for n in new_sigs.functions if n in exported)]:
+    for function in ["default", *sorted(n for n in new_sigs.callables() if n in exported)]:
         path = pkg if function == "default" else f"{pkg}:{function}"
         where = f"{new.label} · {after.name} · {new_sigs.default or function}"
         for position, option in options_now_required(old_sigs, new_sigs, function):

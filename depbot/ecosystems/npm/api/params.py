@@ -42,6 +42,11 @@ class Signatures:
     extends: dict[str, list[str]] = field(default_factory=dict)
     default: str = ""
     open: set[str] = field(default_factory=set)  # interfaces with an index signature
+    # `Interface.method` → its overloads; an exported const typed by one of them
+    # (`export const get: IDefaultEnv['get']`) → `Interface.method`
+    methods: dict[str, list[list[Param]]] = field(default_factory=dict)
+    lookups: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # `type A = IEnv<X, Y>`: A → IEnv
 
     def closed(self, interface: str, depth: int = 0) -> bool:
         """Whether ``interface`` lists every property it takes: declared here, with no index
@@ -73,8 +78,23 @@ class Signatures:
         return out
 
     def overloads(self, name: str) -> list[list[Param]]:
-        """The signatures of ``name`` (``default``: the one ``export =`` names)."""
-        return self.functions.get(self.default if name == "default" else name, [])
+        """The signatures of ``name`` (``default``: the one ``export =`` names), a const
+        typed by an interface's method taking that method's."""
+        name = self.default if name == "default" else name
+        if name in self.functions:
+            return self.functions[name]
+        return self.methods.get(self._method(name), [])
+
+    def _method(self, name: str) -> str:
+        """``Interface.method`` of a const typed by it, through type aliases ("" if none)."""
+        owner, _, member = self.lookups.get(name, "").partition(".")
+        for _ in range(4):
+            owner = self.aliases.get(owner, owner)
+        return f"{owner}.{member}" if member else ""
+
+    def callables(self) -> set[str]:
+        """The names with signatures: functions, and consts typed by a method's."""
+        return set(self.functions) | {n for n in self.lookups if self._method(n) in self.methods}
 
     def function(self, name: str) -> list[Param] | None:
         """The parameters of ``name`` when it has one signature (overloads: None)."""
@@ -120,6 +140,9 @@ def _interface(node: tree_sitter.Node, sigs: Signatures) -> None:
     for member in body.named_children if body is not None else []:
         if member.type == "index_signature":  # `[key: string]: unknown`: takes any key
             sigs.open.add(name)
+        if member.type == "method_signature":
+            method = _text(member.child_by_field_name("name")).strip("'\"")
+            sigs.methods.setdefault(f"{name}.{method}", []).append(_params(member))
         if member.type == "property_signature":
             key = _text(member.child_by_field_name("name")).strip("'\"")
             props[key] = not any(c.type == "?" for c in member.children)
@@ -163,6 +186,20 @@ def _type_name_of(node: tree_sitter.Node) -> str:
     return ""
 
 
+def _lookup(declarator: tree_sitter.Node, sigs: Signatures) -> None:
+    """``const get: IDefaultEnv['get']``: the const takes the interface method's signatures."""
+    if declarator.type != "variable_declarator":
+        return
+    annotation = declarator.child_by_field_name("type")
+    inner = annotation.named_children[0] if annotation and annotation.named_children else None
+    if inner is None or inner.type != "lookup_type" or len(inner.named_children) != 2:
+        return
+    owner, key = inner.named_children
+    member = _text(key).strip("'\"")
+    if owner.type == "type_identifier" and key.type == "literal_type" and member:
+        sigs.lookups[_text(declarator.child_by_field_name("name"))] = f"{_text(owner)}.{member}"
+
+
 def _walk(node: tree_sitter.Node, sigs: Signatures, depth: int = 0) -> None:
     if depth <= 6:
         for child in node.named_children:
@@ -176,6 +213,15 @@ def _visit(node: tree_sitter.Node, sigs: Signatures, depth: int) -> None:
         sigs.functions.setdefault(name, []).append(_params(node))
     elif kind == "interface_declaration":
         _interface(node, sigs)
+    elif kind == "type_alias_declaration":
+        value = node.child_by_field_name("value")
+        if value is not None and value.type == "generic_type":
+            value = value.named_children[0] if value.named_children else None
+        if value is not None and value.type == "type_identifier":
+            sigs.aliases[_text(node.child_by_field_name("name"))] = _text(value)
+    elif kind in ("lexical_declaration", "variable_declaration"):
+        for declarator in node.named_children:
+            _lookup(declarator, sigs)
     elif kind in ("class_declaration", "abstract_class_declaration", "class"):
         name = _text(node.child_by_field_name("name"))
         body = node.child_by_field_name("body")
@@ -233,7 +279,10 @@ def _take(into: Signatures, one: Signatures, wanted: frozenset[str] | None, top:
     for name, overloads in one.functions.items():
         if (wanted is None or name in wanted) and name not in into.functions:
             into.functions[name] = overloads
-    for table in ("interfaces", "literals", "extends"):
+    for name, method in one.lookups.items():
+        if wanted is None or name in wanted:
+            into.lookups.setdefault(name, method)
+    for table in ("interfaces", "literals", "extends", "methods", "aliases"):
         mine: dict = getattr(into, table)
         for key, value in getattr(one, table).items():
             mine.setdefault(key, value)
