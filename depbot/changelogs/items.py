@@ -48,7 +48,8 @@ _BREAKING_WORDS = re.compile(
     | \b(is|are)\s+now\s+(an?\s+)?async | \brequires?\s+an?\s+callback\b | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
     | \bpure\s+ES\s?M | \bES\s+module\s+only | \bdefault\s+export
     | \binstead\s+of\s+((taking|accepting|using|calling)\s+)?(a\s+|the\s+)?callbacks?\b
-    | \bcallbacks?\s+(are|is)\s+no\s+longer\b | """
+    | \bcallbacks?\s+(are|is)\s+no\s+longer\b
+    | \b(change|replace|rewrite|update|convert)\s+(any|every|all|each)\s+(instances?|uses?|usages?|calls?|occurrences?)\s+of\b | """
     + REWRITE
 )
 FUTURE_REMOVAL = re.compile(
@@ -113,6 +114,7 @@ REMOVAL_PHRASE = re.compile(
     | \b(is|are)\s+gone\b | \blose(s)?\s+(their|its)\b | \brenamed\b | \breplaced\s+(by|with)\b
     | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
     | \bthere\s+is\s+no\b
+    | \b(change|replace|rewrite|update|convert)\s+(any|every|all|each)\s+(instances?|uses?|usages?|calls?|occurrences?)\s+of\b
     | ^\W*(\*\*[\w-]+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?|replaced?)\b(?!\s+(?:by|with)\b)
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
     | \bthis\s+(change|release|version|update|pr|commit)\s+(also\s+)?(removes|drops|deletes)\b

@@ -133,7 +133,10 @@ _CONTEXT_BEFORE = re.compile(
 )
 _OLD_BEFORE = re.compile(
     r"\binstead\s+of\s*(the\s+)?$|\bsuch\s+as\s*$|\be\.g\.\s*$"
-    r"|\b(removal|deletion|dropping|removing)\s+of\s*(the\s+)?$",  # "Removal of `x`": what goes
+    r"|\b(removal|deletion|dropping|removing)\s+of\s*(the\s+)?$"  # "Removal of `x`": what goes
+    # "Change any instance of `env.get(target, default)` to …": a migration's old form
+    r"|\b(change|replace|rewrite|update|convert)\s+(any|every|all|each)\s+(instances?|uses?"
+    r"|usages?|calls?|occurrences?)\s+of\s*$",
     re.I,
 )
 # "Dropped support for passing the `x` option": what the code may no longer pass or use

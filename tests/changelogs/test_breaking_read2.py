@@ -474,3 +474,17 @@ def test_options_reshaped_as_a_whole_search_the_options_given(item, want):
     got = [(c.symbol, c.kind) for i in analyze_section(body, package="pack-loader")
            for c in i.candidates]  # fmt: skip
     assert (("pack-loader", "options_given") in got) is want
+
+
+def test_a_migration_s_change_any_instance_of_names_the_old_form():
+    # stop 54: "Change any instance of `env.get(target, default)` to …" under a major's notes
+    # read as no item at all: the old call form is what breaks
+    body = ("## 6.0.0\n\nMigration from 5.x to 6.0.0 should be smooth. Change any instance of\n"
+            "`env.get(target, default)` to `env.get(target).default(default)`. For example:\n")  # fmt: skip
+    items = analyze_section(body, package="envkit")
+    assert [(i.category, [(c.symbol, c.kind) for c in i.candidates]) for i in items] == [
+        ("breaking", [("env.get(target, default)", "signature")])
+    ]
+    got = [(c.symbol, c.kind) for i in analyze_section("- Replace all uses of `foo()` with "
+           "`bar()`.\n", package="x") for c in i.candidates]  # fmt: skip
+    assert got == [("foo", "name")]
