@@ -313,6 +313,10 @@ def _sentence_candidates(
     if (removal and _CONFIG_NOUN.search(sentence)) or scope.config_ctx:
         cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
                   if _KEBAB.fullmatch(s.text)]  # fmt: skip
+    elif re.search(r"\brenamed\b", sentence, re.I):  # "renamed `valid-describe` to `…-callback`"
+        spans = span_positions(sentence)
+        cands += [Candidate(s.text, "config_key") for s, (role, _) in zip(spans, roles(sentence, spans), strict=True)
+                  if role == "old" and _KEBAB.fullmatch(s.text)]  # fmt: skip
     events, replaced = event_candidates(sentence)
     if events:  # "emit a "connect_error" event instead of "error"": the "error" listeners
         news.extend(replaced)

@@ -219,6 +219,10 @@ class Matcher(CallShapeRules):
             if keyed:
                 why = f"sets {self.leaf} in the {keyed} options"
                 return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
+            scoped = self._scoped_key(h)
+            if scoped:  # `'jest/valid-title': 'error'`: the package's rule, by its short name
+                why = f"names {self.leaf} as '{scoped}', under a short name of {self.package}"
+                return SymbolHit(h.path, h.line, h.col, h.text, "code", "strong", why)
             ev = (
                 "strong"
                 if (h.path in self.importing or not h.path.endswith((".py", ".js", ".ts")))
@@ -240,6 +244,16 @@ class Matcher(CallShapeRules):
             return None
         evidence, why = verdict
         return SymbolHit(h.path, h.line, h.col, h.text, "code", evidence, why)
+
+    def _scoped_key(self, h: Any) -> str:
+        """The quoted ``short/leaf`` on the hit's line whose ``short`` is a word of the
+        package's name (``jest/valid-title`` of a ``…-plugin-jest``, ``@scope/x`` of
+        ``@scope/…``): a tool's key for the package's own rule or setting ("" if none)."""
+        words = {w for w in re.split(r"[-/@]", self.package.lower()) if len(w) >= 2}
+        for m in re.finditer(rf"""(['"])([@\w.-]+)/{re.escape(self.leaf)}\1""", self._line(h)):
+            if m.group(2).lower().lstrip("@") in words:
+                return f"{m.group(2)}/{self.leaf}"
+        return ""
 
     def _line(self, h: Any) -> str:
         """The whole line of a hit (its ``text`` may be trimmed)."""

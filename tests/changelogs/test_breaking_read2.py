@@ -488,3 +488,12 @@ def test_a_migration_s_change_any_instance_of_names_the_old_form():
     got = [(c.symbol, c.kind) for i in analyze_section("- Replace all uses of `foo()` with "
            "`bar()`.\n", package="x") for c in i.candidates]  # fmt: skip
     assert got == [("foo", "name")]
+
+
+def test_a_kebab_case_key_renamed_is_a_configuration_key():
+    # stop 54: "renamed `valid-describe` to `valid-describe-callback`" (an ESLint rule) gave
+    # no candidate: a kebab-case name is no code name, but a key some config sets
+    body = "### BREAKING CHANGES\n\n* **valid-describe:** renamed `valid-describe` to `valid-describe-callback`\n"
+    got = [(c.symbol, c.kind) for i in analyze_section(body, package="lint-plugin-jest")
+           for c in i.candidates]  # fmt: skip
+    assert got == [("valid-describe", "config_key")]

@@ -124,3 +124,18 @@ def test_a_removed_variadic_form_spares_the_calls_passing_an_options_object_firs
     assert [(h.line, h.evidence) for h in r.hits] == [(4, "weak")]
     assert "verify this call" in r.hits[0].why
     assert r.excluded.get("called with an options object first, not argument by argument") == 1
+
+
+def test_a_rule_named_under_a_short_name_of_the_package_is_a_use(tmp_path):
+    # stop 54: `'jest/prefer-to-be-null': 'error'` in a shared ESLint config was a weak
+    # "mentions the setting"; the short name is a word of the plugin package's name
+    write_tree(tmp_path, {
+        "src/jest.js": "module.exports = {\n  plugins: ['jest'],\n"
+                       "  rules: { 'jest/prefer-to-be-null': 'error', 'other/prefer-to-be-null': 1 },\n};\n",
+        "src/style.js": "module.exports = { rules: { 'prefer-to-be-null': 'off' } };\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "lint-plugin-jest", "prefer-to-be-null", "config_key")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    got = {(h.path, h.line): h.evidence for h in r.hits}
+    assert got[("src/jest.js", 3)] == "strong" and "'jest/prefer-to-be-null'" in r.hits[0].why
+    assert got[("src/style.js", 1)] == "weak"  # not under the package's name: may be another's
