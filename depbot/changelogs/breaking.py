@@ -60,6 +60,7 @@ CANDIDATE_KINDS = (
     "returned_member",  # the member `arg` of what the function `symbol` returns, removed
     "string_value",  # a string value (`horizontalBar` chart type) the release no longer accepts
     "options_given",  # the package's options reshaped (symbol: the package): the options given it
+    "side_effect_import",  # `import 'pkg'` for its side effects no longer does them (symbol: pkg)
 )
 
 

@@ -44,6 +44,7 @@ from depbot.changelogs.spans import (
     KWARG,
     QUOTED,
     REQUIRE,
+    SIDE_IMPORT,
     SUBPATH,
     UPPER,
     UPPER_SNAKE,
@@ -562,6 +563,19 @@ def _import_form_candidates(
         return []
     if JS_IMPORT.match(raw):
         return []
+    side = SIDE_IMPORT.match(raw)
+    if side:  # `import 'pkg'` as the old way: the root loaded for its side effects, or a subpath
+        spec = side.group(1)
+        if not names_allowed:
+            return []
+        if spec.lower() in own_names:
+            return [Candidate(spec, "side_effect_import")]
+        return (
+            [Candidate(spec, "subpath")]
+            if "/" in spec.lstrip("@").split("/", 1)[-1]
+            or (not spec.startswith("@") and "/" in spec)
+            else []
+        )
     if SUBPATH.match(raw) and not FILE_LIKE.search(raw):
         return [Candidate(raw, "subpath")] if names_allowed else []
     if QUOTED.match(raw):

@@ -115,6 +115,7 @@ REMOVAL_PHRASE = re.compile(
     | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
     | \bthere\s+is\s+no\b
     | \b(change|replace|rewrite|update|convert)\s+(any|every|all|each)\s+(instances?|uses?|usages?|calls?|occurrences?)\s+of\b
+    | \b(who\s+(are|were)\s+using|if\s+you\s+(are\s+|were\s+)?(use|used|using))\b[^.;]{0,80}?\b(should|must|need\s+to|have\s+to)\s+(now\s+)?(change|switch|migrate)\s+to\b
     | ^\W*(\*\*[\w-]+:?\*\*:?\s*|[\w-]{1,20}(\([^()]{0,40}\))?!?:\s*)?(removed?|removes|deleted?|drop(ped)?|renamed?|replaced?)\b(?!\s+(?:by|with)\b)
     | \b(and|also|we|has|have)\s+(removed|dropped|deleted)\b | \bremoval\s+of\b
     | \bthis\s+(change|release|version|update|pr|commit)\s+(also\s+)?(removes|drops|deletes)\b

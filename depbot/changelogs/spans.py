@@ -44,6 +44,8 @@ REQUIRE = re.compile(r"""^require\(\s*['"]([^'"]+)['"]\s*\)$""")
 IMPORT_FROM = re.compile(r"^from\s+([\w.]+)\s+import\s+(.+)$")
 IMPORT = re.compile(r"^import\s+([\w.]+)(?:\s+as\s+\w+)?$")
 JS_IMPORT = re.compile(r"""^import\s+.*\s+from\s+['"]([^'"]+)['"];?$""")
+# `import 'pkg/setup'`, `require('pkg')` as a statement: a module loaded for its side effects
+SIDE_IMPORT = re.compile(r"""^(?:import\s+|require\(\s*)['"]([^'"]+)['"]\s*\)?;?$""")
 UPPER = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 
 
@@ -136,7 +138,9 @@ _OLD_BEFORE = re.compile(
     r"|\b(removal|deletion|dropping|removing)\s+of\s*(the\s+)?$"  # "Removal of `x`": what goes
     # "Change any instance of `env.get(target, default)` to …": a migration's old form
     r"|\b(change|replace|rewrite|update|convert)\s+(any|every|all|each)\s+(instances?|uses?"
-    r"|usages?|calls?|occurrences?)\s+of\s*$",
+    r"|usages?|calls?|occurrences?)\s+of\s*$"
+    # "Users who are using `import 'pkg'` should change to …", "if you use `x`, …"
+    r"|\bwho\s+(are|were)\s+using\s*$|\bif\s+you\s+(are\s+|were\s+)?(use|used|using)\s*$",
     re.I,
 )
 # "Dropped support for passing the `x` option": what the code may no longer pass or use

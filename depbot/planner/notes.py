@@ -129,6 +129,7 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         "returned_member": f"what `{s}()` returns has no `{cand.arg}` since {version}",
         "string_value": f"the value '{s}' is no longer accepted since {version}",
         "options_given": f"the options {package} takes were reshaped in {version}",
+        "side_effect_import": f"`import '{s}'` no longer sets anything up since {version}",
     }.get(kind, f"`{s}` changed in {version}")
 
 

@@ -806,6 +806,8 @@ class SymbolSearch:
         if kind == "bare_type":  # a generic type used with fewer type arguments than needed
             rep = self.report(ecosystem, package)
             return bare_type_uses(rep, package, symbol, query.arg.strip(), self._text)
+        if kind == "side_effect_import":  # `import 'pkg'`: the root loaded for its effects
+            return self._side_effect_imports(ecosystem, package)
         if kind == "options_given":  # the package's options reshaped: every option given it
             return outside_options(
                 self.code, self.report(ecosystem, package), package, "any",
@@ -959,6 +961,21 @@ class SymbolSearch:
         ]  # fmt: skip
         note = f"{len(hits)} import(s) of {other}" if hits else f"no import of {other}"
         return SymbolResult(other, "other_package", hits, len(hits), False, {}, note)
+
+    def _side_effect_imports(self, ecosystem: str, package: str) -> SymbolResult:
+        """The imports of the package's root that bind nothing (``import 'pkg'``, a bare
+        ``require('pkg')``): code that loads it only for what loading it did."""
+        rep = self.report(ecosystem, package)
+        hits = [
+            SymbolHit(s.path, s.line, s.col, s.text, "code", "strong",
+                      f"imports {package} only to load it (binds no name): what loading it did "
+                      "has changed")
+            for s in rep.sites
+            if not s.type_only and not s.names and not s.subpath
+            and s.style in ("import", "require")
+        ]  # fmt: skip
+        note = f"{len(hits)} import(s) of {package} that bind nothing"
+        return SymbolResult(package, "side_effect_import", hits, len(hits), False, {}, note)
 
     def _made(self, site: ImportSite, how_made: str) -> SymbolHit | str:
         """Where the module object ``site`` binds is made with ``new`` (``how_made`` new),

@@ -497,3 +497,14 @@ def test_a_kebab_case_key_renamed_is_a_configuration_key():
     got = [(c.symbol, c.kind) for i in analyze_section(body, package="lint-plugin-jest")
            for c in i.candidates]  # fmt: skip
     assert got == [("valid-describe", "config_key")]
+
+
+def test_the_old_side_effect_import_users_should_change():
+    # stop 54: both spans read as new; the old one is the root imported for its side effects
+    body = ("### BREAKING CHANGES\n\n* Users who are using `import 'presetkit'` should change "
+            "to `import 'presetkit/setup-jest'`\n")  # fmt: skip
+    items = analyze_section(body, package="presetkit")
+    assert [(c.symbol, c.kind) for i in items for c in i.candidates] == [
+        ("presetkit", "side_effect_import")
+    ]
+    assert items[0].replacements == ("import 'presetkit/setup-jest'",)

@@ -139,3 +139,17 @@ def test_a_rule_named_under_a_short_name_of_the_package_is_a_use(tmp_path):
     got = {(h.path, h.line): h.evidence for h in r.hits}
     assert got[("src/jest.js", 3)] == "strong" and "'jest/prefer-to-be-null'" in r.hits[0].why
     assert got[("src/style.js", 1)] == "weak"  # not under the package's name: may be another's
+
+
+def test_imports_that_bind_nothing_are_the_side_effect_imports(tmp_path):
+    # stop 54: "Users who are using `import 'pkg'` should change to `import 'pkg/setup'`"
+    write_tree(tmp_path, {
+        "src/setup.ts": "import 'presetkit';\nimport 'presetkit/setup';\n",
+        "src/legacy.js": "require('presetkit');\n",
+        "src/use.ts": "import { configure } from 'presetkit';\nconfigure();\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "presetkit", "presetkit", "side_effect_import")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert sorted((h.path, h.line, h.evidence) for h in r.hits) == [
+        ("src/legacy.js", 1, "strong"), ("src/setup.ts", 1, "strong")
+    ]  # fmt: skip
