@@ -297,6 +297,9 @@ def _narrowed(change: ApiChange) -> str:
 
 
 def _sentence(change: ApiChange) -> str:
+    made, _, member = change.detail.rpartition("().")
+    if change.kind == "export_removed" and made and member:  # `new Pool().query`
+        return f"what `{made}()` makes in {change.path} has no `{member}` any more"
     short = ".".join(_callable(change.path).split(".")[-2:])
     if change.path.endswith(".__init__"):
         short = change.path.split(".")[-2] + ".__init__"

@@ -99,16 +99,22 @@ def python_used(
 
 
 _MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
+# a field of the class the code is in, given what the call made: `this.client = new Pool()`
+_MADE_FIELD = re.compile(r"(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
 
 
 def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: int) -> None:
     """The call (or ``new``) at ``at`` assigned, ``const c = <call>``: each ``c.member`` is
     ``<maker>().member``, a member of what the call returned."""
     head = _MADE.search(text, max(0, at - 120), at)
-    if head is None:
+    field = _MADE_FIELD.search(text, max(0, at - 120), at)
+    if head is not None:
+        held = rf"(?<![\w$.]){re.escape(head.group(1))}"
+    elif field is not None:  # `this.validator = new Validator()`: read as `this.validator.x`
+        held = rf"(?<![\w$.])this\.{re.escape(field.group(1))}"
+    else:
         return
-    local = head.group(1)
-    for m in re.finditer(rf"(?<![\w$.]){re.escape(local)}\??\.([A-Za-z_$][\w$]*)", text):
+    for m in re.finditer(rf"{held}\??\.([A-Za-z_$][\w$]*)", text):
         line, col = line_col(text, m.start())
         _add(out, f"{maker}().{m.group(1)}", path, line, "member", col)
 

@@ -261,3 +261,15 @@ def test_a_declare_module_block_of_a_file_that_imports_the_package_augments_its_
         "storekit:DefaultRootState": "src/augment.d.ts:5 augments",
         "storekit:Extra": "src/augment.d.ts:6 augments",
     }
+
+
+def test_members_of_what_new_makes_held_in_a_field_of_the_class(tmp_path: Path):
+    # stop 54: `this.validator = new Validator()` in a constructor, then
+    # `this.validator.isMongoId(v)` in a method: the instance's member, as with a const
+    used = _used(tmp_path, {
+        "src/pipe.ts": "import { Validator } from 'checkkit';\n"
+                       "export class Pipe {\n  protected validator: Validator;\n"
+                       "  constructor() {\n    this.validator = new Validator();\n  }\n"
+                       "  run(v: string) {\n    return this.validator.isMongoId(v);\n  }\n}\n",
+    }, "npm", "checkkit")  # fmt: skip
+    assert used["checkkit:new Validator().isMongoId"] == "src/pipe.ts:8 member"
