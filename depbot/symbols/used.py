@@ -167,6 +167,33 @@ def _made_members(
     _destructured_results(out, text, site.path, local, name, through)
 
 
+def _subclass_members(
+    out: dict[str, UsedName], text: str, path: str, maker: str, base: str
+) -> None:
+    """``class Store extends Base { … this.persist() … super.load() }``: each member read on
+    ``this`` or ``super`` in the body of a class that extends ``base`` (a pattern: ``Base``,
+    ``lib.Base`` escaped) is one of what ``new Base()`` makes (``maker``: ``pkg:new Base``). A member
+    the class declares itself is no name of the old release's class, so it stays unmatched."""
+    for m in re.finditer(rf"\bclass\b[^{{;]*?\bextends\s+{base}\s*(?:<[^{{]*>)?\s*\{{", text):
+        end = _closing(text, m.end() - 1)
+        for read in re.finditer(r"\b(?:this|super)\??\.([A-Za-z_$][\w$]*)", text[m.end() : end]):
+            line, col = line_col(text, m.end() + read.start())
+            _add(out, f"{maker}().{read.group(1)}", path, line, "member", col)
+
+
+def _closing(text: str, at: int) -> int:
+    """The offset of the brace that closes the one at ``at`` (the text's end if none)."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
 def _module_key(site: ImportSite) -> str:
     """``pkg/lib/x.js`` and ``pkg/lib/x/index`` are ``pkg/lib/x``; a package named with a
     ``.js`` (``chart.js``) keeps its name."""
@@ -207,6 +234,9 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
             if imported not in ("*", "default"):
                 _add(out, f"{module}:{imported}", site.path, site.line, "import", site.col)
                 _made_members(out, text, site, f"{module}:{imported}", local)
+                if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                    _subclass_members(out, text, site.path, f"{module}:new {imported}",
+                                      re.escape(local))  # fmt: skip
                 prefix = f"{module}:{imported}"  # its members: `pkg:Form.create` (fates.py)
             else:
                 prefix = module
@@ -217,8 +247,12 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                 continue
             if imported == "default" and prefix != module:  # `new Lib()` of a default export
                 _made_members(out, text, site, f"{module}:default", local)
+                _subclass_members(out, text, site.path, f"{module}:new default", re.escape(local))
             elif prefix == module:  # `lib.createClient()`, `new lib.Pool()`: what it makes
                 _made_members(out, text, site, module, local, through=True)
+                for m in re.finditer(rf"\bextends\s+{re.escape(local)}\.([A-Za-z_$][\w$]*)", text):
+                    base = rf"{re.escape(local)}\.{re.escape(m.group(1))}"
+                    _subclass_members(out, text, site.path, f"{module}:new {m.group(1)}", base)
             for m in re.finditer(
                 rf"(?<![\w$.'\"`/]){re.escape(local)}\.([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?",
                 text,

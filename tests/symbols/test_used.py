@@ -273,3 +273,18 @@ def test_members_of_what_new_makes_held_in_a_field_of_the_class(tmp_path: Path):
                        "  run(v: string) {\n    return this.validator.isMongoId(v);\n  }\n}\n",
     }, "npm", "checkkit")  # fmt: skip
     assert used["checkkit:new Validator().isMongoId"] == "src/pipe.ts:8 member"
+
+
+def test_members_a_subclass_reads_on_this_or_super_are_the_base_class_s(tmp_path: Path):
+    # stop 54: "classes the code derives from it": `class Cart extends Store` then
+    # `this.persist()` reads what `new Store()` makes
+    used = _used(tmp_path, {
+        "src/cart.ts": "import { Store } from 'storekit';\n"
+                       "export class Cart extends Store<Item> {\n  add(i: Item) {\n"
+                       "    this.persist(i);\n    return super.load();\n  }\n}\n",
+        "src/log.js": "const sk = require('storekit');\nclass Log extends sk.Store {\n"
+                      "  write() { this.flush(); }\n}\n",
+    }, "npm", "storekit")  # fmt: skip
+    assert used["storekit:new Store().persist"] == "src/cart.ts:4 member"
+    assert used["storekit:new Store().load"] == "src/cart.ts:5 member"
+    assert used["storekit:new Store().flush"] == "src/log.js:3 member"
