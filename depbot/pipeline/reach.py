@@ -22,6 +22,7 @@ from typing import Any
 
 from depbot import ecosystems
 from depbot.core.errors import ToolError, UpstreamError
+from depbot.pipeline.needers import Chain
 from depbot.records.declared import Declared
 from depbot.records.reach import Reach
 from depbot.records.update import Update
@@ -34,7 +35,6 @@ MAX_SHOWN = 4
 # an address: a script or a page it names is served from elsewhere, not this install
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s'\"<>)]+")
 MAX_DEPENDENCIES = 150  # more declared packages than this are not all read: said, unseen
-MAX_CHAIN = 3  # needs of needs followed this deep; deeper, a needer counts as reached
 
 
 def who_loads(
@@ -93,7 +93,8 @@ def who_loads(
         return Reach(reached=tuple(n for _, n in needed[:MAX_SHOWN]),
                      unseen=tuple(unseen[:MAX_SHOWN]), looked=tuple(looked))  # fmt: skip
     own = {"name": pkg, "bin": {c: c for c in commands}}  # its commands, read above
-    chain = _Chain(code, rules, imported, docs | {pkg: own}, [d.name for d in declared])
+    chain = Chain(code, rules, imported, docs | {pkg: own}, [d.name for d in declared],
+                  _named, _unread)  # fmt: skip
     live = [f"{n}; {how}" for name, n in needed if (how := chain.reaches(name, frozenset({pkg})))]
     if live:
         return Reach(reached=tuple(live[:MAX_SHOWN]), looked=tuple(looked))
@@ -264,65 +265,3 @@ def _needed_by(
     unseen += [f"the release of {u}" for _, u, _ in got if u]
     docs = {d.name: doc for d, (_, _, doc) in zip(read, got, strict=True) if doc is not None}
     return needed, unseen, docs
-
-
-class _Chain:
-    """Whether something in the checkout reaches a declared package that needs the update's:
-    an import whose names are read, a file naming it or one of its commands, a tool's
-    convention, or another declared package that needs it and is reached in turn."""
-
-    def __init__(
-        self,
-        code: CodeSearch,
-        rules: Any,
-        imported: Callable[[str], ImportReport] | None,
-        docs: dict[str, dict[str, Any]],
-        declared: list[str],
-    ) -> None:
-        self.code, self.rules, self.imported, self.docs = code, rules, imported, docs
-        self.declared = declared
-        self._looked: dict[str, str] = {}
-
-    def reaches(self, name: str, seen: frozenset[str], depth: int = 1) -> str:
-        """How ``name`` is reached here ("" when nothing reaches it, all looked at)."""
-        if self.imported is None:
-            return "what loads it was not looked for"
-        report = self.imported(name)
-        if report.skipped:
-            return f"{len(report.skipped)} file(s) too big to search may import it"
-        read = [s for s in report.sites if not _unread(self.code, self.rules, s)]
-        if read:
-            return f"it is imported at {read[0].path}:{read[0].line}"
-        doc = self.docs.get(name) or {}
-        words = [name, *self.rules.bins(doc)]
-        named = _named(self.code, self.rules, words, {(s.path, s.line) for s in report.sites})
-        if named:
-            return f"it is {named[0].lstrip('`').split('`', 1)[-1].strip()}"
-        # a declared host whose release in use installs a command (not read: taken as one)
-        hosts = [
-            d
-            for d in self.declared
-            if self.rules.extends(name, d) and (d not in self.docs or self.rules.bins(self.docs[d]))
-        ]
-        convention = self.rules.by_convention(name, hosts)
-        if convention:
-            return f"a tool may load it: {convention}"
-        if depth >= MAX_CHAIN:
-            return "what needs it in turn was not followed further"
-        for other, other_doc in self.docs.items():
-            if other in seen or other == name or not self.rules.needs(other_doc, name, _any):
-                continue
-            how = self.reaches(other, seen | {name}, depth + 1)
-            if how:
-                return f"{other} needs it and {how}"
-        self._looked[name] = (f"no file imports or names {', '.join(f'`{w}`' for w in words)}, "
-                              "no tool loads it by convention, no declared package that needs it is "
-                              "loaded")  # fmt: skip
-        return ""
-
-    def looked(self, name: str) -> str:
-        return self._looked.get(name, "")
-
-
-def _any(spec: str) -> bool:
-    return True
