@@ -753,6 +753,18 @@ class Matcher(CallShapeRules):
                     f"{self.package}",
                 )
             elif (
+                distinctive(self.leaf)
+                and q[:1].isupper()
+                and (via := self.o.imports_an_importer(path, self.importing))
+            ):
+                # `this.pubsubService.pubsub.asyncIterator(…)`: the file takes a module of the
+                # checkout that imports the package; what that module made may be the receiver
+                evidence, who = (
+                    "weak",
+                    f"{WEAK_USE}: {shown}, receiver of unknown type in a file that imports "
+                    f"{via}, which imports {self.package}",
+                )
+            elif (
                 self.kind in SHAPE_KINDS
                 and q[:1].isupper()
                 and chain[:1] not in ((), ("?",))

@@ -309,6 +309,25 @@ class SymbolSearch:
             for name in facts.imports
         )
 
+    def imports_an_importer(self, path: str, importing: set[str]) -> str:
+        """A JS/TS module of the checkout that ``path`` imports and that is among
+        ``importing`` (it imports the package itself), or "": a value the package made there
+        may reach ``path`` (``this.pubsubService.pubsub`` of a service that made it)."""
+        if path.endswith((".py", ".pyi")):
+            return ""
+        try:
+            text = self._text(path)
+        except ToolError:
+            return ""
+        for imp in js_imports(text, path=path):
+            if imp.package:
+                continue
+            bare = not imp.specifier.startswith((".", "/"))
+            for target in self._local_targets(path, imp.specifier, bare):
+                if target in importing:
+                    return target
+        return ""
+
     def local_module_file(self, target: str, path: str) -> tuple[str, str] | None:
         """(file, name in it) of ``from mod import name`` when ``mod`` is a module of the
         checkout: beside the importing file (a script's folder is on ``sys.path``), relative

@@ -153,3 +153,23 @@ def test_imports_that_bind_nothing_are_the_side_effect_imports(tmp_path):
     assert sorted((h.path, h.line, h.evidence) for h in r.hits) == [
         ("src/legacy.js", 1, "strong"), ("src/setup.ts", 1, "strong")
     ]  # fmt: skip
+
+
+def test_a_method_on_what_a_module_that_imports_the_package_hands_on_is_to_verify(tmp_path):
+    # stop 54: a false safe. The resolver reads `this.pubsubService.pubsub.asyncIterator(…)`;
+    # the service module made the PubSub. The receiver's type is not known: a weak hit, never
+    # "a different receiver"
+    write_tree(tmp_path, {
+        "src/pubsub/pubsub.service.ts": "import { PubSub } from 'subkit';\nconst pubsub = new PubSub();\n"
+                                        "export class PubsubService {\n  get pubsub() { return pubsub; }\n}\n",
+        "src/subs/subs.resolver.ts": "import { PubsubService } from '../pubsub/pubsub.service';\n"
+                                     "export class Subs {\n  constructor(private readonly pubsubService: PubsubService) {}\n"
+                                     "  created() { return this.pubsubService.pubsub.asyncIterator('created'); }\n}\n",
+        "src/other/stream.ts": "export const s = (x: any) => x.asyncIterator('y');\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "subkit", "PubSubEngine.asyncIterator", "name")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [
+        ("src/subs/subs.resolver.ts", 4, "weak")
+    ]
+    assert "src/pubsub/pubsub.service.ts" in r.hits[0].why
