@@ -755,6 +755,7 @@ class Matcher(CallShapeRules):
             elif (
                 distinctive(self.leaf)
                 and q[:1].isupper()
+                and not self._from_other_module(path, chain)
                 and (via := self.o.imports_an_importer(path, self.importing))
             ):
                 # `this.pubsubService.pubsub.asyncIterator(…)`: the file takes a module of the
@@ -789,6 +790,12 @@ class Matcher(CallShapeRules):
                 self.skip("a different receiver" if self.qual else "receiver of unknown type")
                 return None
         return self._shape_ok(call, awaited, evidence, who)
+
+    def _from_other_module(self, path: str, chain: tuple[str, ...]) -> bool:
+        """Whether the chain's root is bound by an import of a module of the checkout that
+        does not import the package (``const Plain = require('./models/plain')``)."""
+        found = self.o.local_import_target(path, chain[0], self.package) if chain else ""
+        return bool(found) and found not in self.importing
 
     def _value_kind(self, h: Any, use: Any) -> tuple[str, str] | None:
         """``arg_kind`` of an option key: the kind of the value the object gives it."""

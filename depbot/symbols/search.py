@@ -309,6 +309,13 @@ class SymbolSearch:
             for name in facts.imports
         )
 
+    def local_import_target(self, path: str, name: str, package: str) -> str:
+        """The file of the checkout whose import binds ``name`` in ``path`` ("" if none)."""
+        found = (
+            self._local_import(path, name, package) if not path.endswith((".py", ".pyi")) else None
+        )
+        return found[1] if found else ""
+
     def imports_an_importer(self, path: str, importing: set[str]) -> str:
         """A JS/TS module of the checkout that ``path`` imports and that is among
         ``importing`` (it imports the package itself), or "": a value the package made there
