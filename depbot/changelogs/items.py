@@ -21,8 +21,9 @@ _BREAKING_CTX = re.compile(
     re.I,
 )
 # "### BREAKING CHANGES" / "### ⚠ BREAKING CHANGES": a conventional-commits generator's heading,
-# under which each bullet is a commit's own BREAKING CHANGE note: a break the notes declare
-DECLARED_BREAKS = re.compile(r"^\W{0,4}BREAKING CHANGES?\b")
+# under which each bullet is a commit's own BREAKING CHANGE note: a break the notes declare; a
+# person's "### Breaking Changes" declares its items as much
+DECLARED_BREAKS = re.compile(r"^\W{0,4}BREAKING CHANGES?\b", re.I)
 DEPRECATION = re.compile(r"deprecat", re.I)
 _FIX_CTX = re.compile(r"\b(bug ?fix(es)?|fixe[sd]|fixed|security)\b", re.I)
 _NEUTRAL_CTX = re.compile(

@@ -233,3 +233,19 @@ def test_an_item_about_the_package_s_module_format_is_one_the_api_diff_reads():
                  "command names are not derived from modules passed to `command`.",
                  "Make millisecond timer namespace specific"):  # fmt: skip
         assert not module_format_item(text), text
+
+
+def test_a_person_s_breaking_changes_heading_declares_its_items_too():
+    # stop 54 (a blind-batch false safe): "### Breaking Changes\nAliases always need to be
+    # provided as an array" read as an item naming no API, so the update was not_affected
+    from depbot.changelogs.items import DECLARED_BREAKS
+
+    for heading in (
+        "BREAKING CHANGES",
+        "⚠ BREAKING CHANGES",
+        "Breaking Changes",
+        "Breaking change",
+    ):
+        assert DECLARED_BREAKS.match(heading), heading
+    for heading in ("Breaking news", "Features", "Non-breaking changes"):
+        assert not DECLARED_BREAKS.match(heading), heading
