@@ -194,7 +194,8 @@ def extract_candidates(
     cands = [c for c in cands if not (c.kind == "behaviour" and not c.arg and c.symbol in narrowed)]
     # "singleton usage of yargs (`yargs.foo`, `yargs().argv`) has been removed": the package's
     # own module is not a name it removed (the notes of a package do not remove the package)
-    cands = [c for c in cands if not (c.kind == "name" and c.symbol.lower() in scope.own_names)]
+    cands = [c for c in cands if not (c.kind in ("name", "config_key")
+                                      and c.symbol.lower() in scope.own_names)]  # fmt: skip
     # "Remove DEBUG_FD": a name in upper snake case is an environment variable or a setting
     # (or a constant): set in scripts, .env files and strings too, which a name search skips
     cands = [Candidate(c.symbol, "config_key") if c.kind == "name" and _UPPER_SNAKE.fullmatch(c.symbol)
@@ -203,6 +204,11 @@ def extract_candidates(
 
 
 _UPPER_SNAKE = re.compile(UPPER_SNAKE)
+
+
+def _without_spans(sentence: str) -> str:
+    """The sentence's words without its code spans."""
+    return re.sub(r"`[^`]*`", " ", sentence)
 
 
 # a key of a configuration (a rule, an option) spelled in kebab case, which no code name is
@@ -311,9 +317,13 @@ def _sentence_candidates(
     removal, names_allowed = _removal_reading(sentence, scope.removal_ctx)
     cands: list[Candidate] = []
     # "the `string-quotes` rule was removed"; "- `string-quotes`" under "Removed rules"
-    if (removal and _CONFIG_NOUN.search(sentence)) or scope.config_ctx:
-        cands += [Candidate(s.text, "config_key") for s in span_positions(sentence)
-                  if _KEBAB.fullmatch(s.text)]  # fmt: skip
+    # the config noun said in words, not inside a name (`eslint-config-prettier`)
+    if (removal and _CONFIG_NOUN.search(_without_spans(sentence))) or scope.config_ctx:
+        spans = span_positions(sentence)
+        cands += [Candidate(s.text, "config_key")
+                  for s, (role, _) in zip(spans, roles(sentence, spans), strict=True)
+                  if _KEBAB.fullmatch(s.text) and role != "new"
+                  and s.text.lower() not in scope.own_names]  # fmt: skip
     elif re.search(r"\brenamed\b", sentence, re.I):  # "renamed `valid-describe` to `…-callback`"
         spans = span_positions(sentence)
         cands += [Candidate(s.text, "config_key") for s, (role, _) in zip(spans, roles(sentence, spans), strict=True)

@@ -119,7 +119,7 @@ _NEW_BEFORE = re.compile(
     r"\bfavou?r\s+of|\breplaced\s+(by|with)|\binstead:?|\bexported\s+as|\bavailable\s+as|"
     r"\bthe\s+named(\s+export)?|\bread\s+the\s+value\s+from|\bimport\s+(them|it)\s+from|"
     r"\bmigrate\s+to|\bswitch\s+to|\bmove\s+to|\bconvert\b.*\bto|\bintroduc(?:es|ed|e|ing)\s+a\s+new)"
-    r"\s*[:,]?\s*(the\s+|a\s+|an\s+|new\s+)*$",
+    r"\s*[:,]?\s*(the\s+|a\s+|an\s+|new\s+|just\s+|simply\s+)*$",
     re.I,
 )
 # "`embed('north')` is now `resize(…)`": the form that replaces it (a value is no name)

@@ -508,3 +508,18 @@ def test_the_old_side_effect_import_users_should_change():
         ("presetkit", "side_effect_import")
     ]
     assert items[0].replacements == ("import 'presetkit/setup-jest'",)
+
+
+def test_a_config_key_is_never_the_package_s_name_nor_the_new_name():
+    # stop 54 (a blind-batch false draft): "The CLI helper tool is now called just
+    # `eslint-config-prettier` instead of `eslint-config-prettier-check`" made the package's
+    # own name a config key ("config" inside the name read as the noun), found in package.json
+    body = ("- Changed: The CLI helper tool is now called just `lint-config-pretty` instead of "
+            "`lint-config-pretty-check`.\n")  # fmt: skip
+    got = [(c.symbol, c.kind) for i in analyze_section(body, package="lint-config-pretty")
+           for c in i.candidates]  # fmt: skip
+    assert ("lint-config-pretty", "config_key") not in got
+    body = "- the `lint-config-pretty` and `max-depth` rules were removed\n"
+    got = [(c.symbol, c.kind) for i in analyze_section(body, package="lint-config-pretty")
+           for c in i.candidates]  # fmt: skip
+    assert got == [("max-depth", "config_key")]
