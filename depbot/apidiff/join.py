@@ -388,6 +388,8 @@ def _npm_uses(
     if change.kind == "became_esm_only":
         return [s for s in live if (s.style == "require" or s.compiled_require) and not s.esm]
     if change.kind == "subpath_closed":
+        if path.count("/") == (1 if path.startswith("@") else 0):  # the package's root
+            return [s for s in live if s.module == path]
         deep = (path, f"{path}.js", f"{path}/index.js")
         return [s for s in live if s.module in deep or s.module.startswith(path + "/")]
     if change.kind == "subpath_removed":  # each file is a change of its own

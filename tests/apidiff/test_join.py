@@ -158,3 +158,13 @@ def test_parameters_made_keyword_only_ask_for_calls_passing_them_positionally():
     answers = {wanted[0]: SymbolResult("page", "positional", [hit()], 1, False, {}, "")}
     found = join(diff("pip", *kw), report("pip", imported), answers, WHEEL).findings
     assert [(f.detail.split(":")[0], len(f.hits)) for f in found] == [("number", 1)]
+
+
+def test_npm_the_root_closed_is_used_by_imports_of_the_root_only():
+    # stop 54: `exports` with no `.`; a subpath the map still lists is no use of that change
+    place = "pkg-2.0.0 tarball · package.json · exports"
+    d = diff("npm", ApiChange("subpath_closed", "pkg", "the root is not in exports", place))
+    root = site("pkg", {"Upload": "Upload"}, style="import", esm=True, path="a.ts")
+    deep = site("pkg/Upload.js", {"Upload": "default"}, style="import", esm=True, path="b.ts")
+    found = join(d, report("npm", root, deep), {}, "pkg-2.0.0 tarball").findings
+    assert [h.path for f in found for h in f.hits] == ["a.ts"]

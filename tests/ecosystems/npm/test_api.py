@@ -525,3 +525,28 @@ def test_an_entry_file_that_requires_another_file_whole_exports_what_that_file_d
     assert {"orm:Op", "orm:Utils", "orm:Orm", "orm:default"} <= set(diff.old_api)
     root = [(c.kind, c.detail) for c in diff.changes if c.path == "orm"]
     assert root == [("export_removed", "Utils")]
+
+
+def test_an_exports_map_of_subpaths_only_closes_the_root(tmp_path):
+    # stop 54: 15.x's `exports` lists `./GraphQLUpload.js` and its siblings but no `.`: every
+    # `import … from 'gu'` fails to resolve (was read as "ES module only")
+    old = _package(tmp_path / "old", {"name": "gu", "main": "public/index.js"},
+                   {"public/index.js": "exports.Upload = 1;\n", "public/Upload.js": ""})  # fmt: skip
+    manifest = {
+        "name": "gu",
+        "exports": {"./Upload.js": "./Upload.js", "./package.json": "./package.json"},
+    }
+    new = _package(tmp_path / "new", manifest, {"Upload.js": "module.exports = 1;\n"})
+    diff = diff_releases("npm", old, new)
+    root = [c for c in diff.changes if c.kind == "subpath_closed" and c.path == "gu"]
+    assert [c.detail for c in root] == ["the root is not in exports"]
+    assert "became_esm_only" not in _kinds(diff)
+    # a map that keeps `.` closes nothing at the root
+    kept = _package(
+        tmp_path / "kept", {**manifest, "exports": {".": "./Upload.js"}}, {"Upload.js": ""}
+    )
+    assert not [
+        c
+        for c in diff_releases("npm", old, kept).changes
+        if c.path == "gu" and c.kind == "subpath_closed"
+    ]

@@ -455,7 +455,10 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
     """Breaking changes between two unpacked npm releases."""
     pkg = new.name or old.name or "package"
     changes: list[ApiChange] = []
-    if requirable(old) and not requirable(new):
+    if _root_closed(old, new):  # `exports` lists subpaths only: `import 'pkg'` resolves no more
+        changes.append(ApiChange("subpath_closed", pkg, "the root is not in exports",
+                                 _place(new, "exports")))  # fmt: skip
+    elif requirable(old) and not requirable(new):
         why = "exports" if new.exports is not None and new.type != "module" else "type"
         detail = f"type: {new.type}" if why == "type" else "exports has no require condition"
         changes.append(ApiChange("became_esm_only", pkg, detail, _place(new, why)))
@@ -493,6 +496,16 @@ def npm_changes(old: NpmPackage, new: NpmPackage, notes: list[str]) -> list[ApiC
         detail = f"node {old.engines_node or 'any'} → {new.engines_node}"
         changes.append(ApiChange("engines_raised", pkg, detail, _place(new, "engines")))
     return changes
+
+
+def _root_closed(old: NpmPackage, new: NpmPackage) -> bool:
+    """Whether the new release's ``exports`` map has no ``.`` while the old one had a root
+    entry (a ``.`` of its own map, or a ``main`` / ``index.js`` without a map)."""
+    if new.exports is None or "." in new.exports:
+        return False
+    if old.exports is not None:
+        return "." in old.exports
+    return _entry_file(old, old.main or "index.js") is not None
 
 
 def _generic_changes(new: NpmPackage, pkg: str, declarations: tuple[Path, Path]) -> list[ApiChange]:
