@@ -10,11 +10,13 @@ themselves. It counts as loaded when another file names it outside comments (as 
 ``./logger``, ``'logger.js'``, a script's ``node server.js``; a file that is not code, such as
 package.json, a Dockerfile or an HTML page, counts wherever it names it), when no file names it
 at all (a command, a tool or a page this reading does not know may run it, and a checkout may
-be partial) unless it is left out: it loads no file of the checkout itself, and another file of
-its folder is loaded by its path (``require('./loaders/postcss-prod')`` beside an unnamed
-``postcss-dev.js``: the folder's files are loaded by path, and this one by none), when a tool loads it by a name or folder of convention (``index``,
+be partial), when a tool loads it by a name or folder of convention (``index``,
 ``*.config.js``, a test, a page), or when a file of its folder or above reads folders whole
 (``readdirSync``, ``require.context``, ``import.meta.glob``).
+
+A file no file names is left out, though, when it loads no file of the checkout itself while
+another file of its folder is loaded by its path (``require('./loaders/postcss-prod')``
+beside an unnamed ``postcss-dev.js``): the folder's files are loaded by path, this one by none.
 """
 
 from __future__ import annotations
@@ -51,9 +53,9 @@ _ENTRY_FILE = re.compile(
     r"|(?:^|[.-])(?:config|conf|rc)\.[cm]?[jt]s$",
     re.I,
 )
-# code that loads the files of a folder by listing it
 # a file that loads a file of the checkout by a relative path
 _LOADS_LOCAL = re.compile(r"""(?:\brequire\s*\(|\bfrom|\bimport\s*\(?)\s*['"]\.{1,2}/""")
+# code that loads the files of a folder by listing it
 _READS_FOLDERS = r"readdirSync|readdir\(|require\.context|import\.meta\.glob|globSync|\bglob\("
 MAX_DEPTH = 3
 

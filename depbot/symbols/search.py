@@ -327,7 +327,7 @@ class SymbolSearch:
         except ToolError:
             return ""
         for imp in js_imports(text, path=path):
-            if imp.package:
+            if imp.package and not imp.specifier.startswith(("@/", "~/")):  # a package's
                 continue
             bare = not imp.specifier.startswith((".", "/"))
             for target in self._local_targets(path, imp.specifier, bare):
