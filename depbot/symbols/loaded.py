@@ -77,8 +77,16 @@ class Loaded:
     def _unloaded(self, path: str, depth: int, seen: frozenset[str]) -> str | None:
         if path in self._why:
             return self._why[path]
-        if not _JS.search(path) or _by_convention(path) or self._folder_read(path):
+        if not _JS.search(path) or self._folder_read(path):
             return None
+        if _by_convention(path):
+            # a config folder's module nothing names, beside ones loaded by path: left out
+            left = _config_module(path) and not self._mentions(path, _stem(path))[0]
+            if not (left and self._left_out(path)):
+                return None
+            why = "no file names it, though files beside it in its config folder are loaded by path"
+            self._why[path] = why
+            return why
         code, commented = self._mentions(path, _stem(path))
         code = [m for m in code if m not in seen]
         why: str | None = None
@@ -166,6 +174,19 @@ class Loaded:
 def _stem(path: str) -> str:
     p = PurePosixPath(path)
     return p.name.split(".", 1)[0] or p.name
+
+
+def _config_module(path: str) -> bool:
+    """Whether ``path`` counts as loaded by convention only for sitting in a ``config``
+    folder (its name, its file pattern, and its other folders load nothing by themselves)."""
+    p = PurePosixPath(path)
+    dirs = {d.lower() for d in p.parts[:-1]}
+    return (
+        bool(dirs & {"config", "configs"})
+        and not (_ENTRY_DIRS - {"config", "configs"}) & dirs
+        and _stem(path).lower() not in _ENTRY_NAMES
+        and not _ENTRY_FILE.search(p.name)
+    )
 
 
 def _by_convention(path: str) -> bool:

@@ -96,3 +96,22 @@ def test_a_file_left_out_of_a_folder_loaded_by_path_is_unloaded(tmp_path):
     assert loaded.unloaded("build/loaders/entry.js") is None
     # no file of its folder is loaded by path: a command or a tool may run it
     assert loaded.unloaded("build/tasks/zip.js") is None
+
+
+def test_a_config_folder_s_module_left_out_is_unloaded_too(tmp_path):
+    # stop 54: config/webpack/optimization.js, required by nothing since the environment
+    # stopped merging it, made a false draft; a config folder is loaded by convention, but
+    # its files named nowhere beside files loaded by path are left out all the same
+    write_tree(tmp_path, {
+        "config/webpack/development.js": "const environment = require('./environment');\n"
+                                         "module.exports = environment.toWebpackConfig();\n",
+        "config/webpack/environment.js": "module.exports = { toWebpackConfig() { return {}; } };\n",
+        "config/webpack/optimization.js": "const T = require('minikit');\n"
+                                          "module.exports = { minimizer: [new T({ cache: true })] };\n",
+        "config/index.js": "module.exports = { port: 3000 };\n",
+    })  # fmt: skip
+    loaded = Loaded(CodeSearch(tmp_path, Settings()))
+    assert "config folder" in (loaded.unloaded("config/webpack/optimization.js") or "")
+    assert loaded.unloaded("config/webpack/development.js") is None  # it loads a sibling
+    assert loaded.unloaded("config/webpack/environment.js") is None  # named by one
+    assert loaded.unloaded("config/index.js") is None  # an entry name
