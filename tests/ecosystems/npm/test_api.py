@@ -550,3 +550,18 @@ def test_an_exports_map_of_subpaths_only_closes_the_root(tmp_path):
         for c in diff_releases("npm", old, kept).changes
         if c.path == "gu" and c.kind == "subpath_closed"
     ]
+
+
+def test_what_a_re_exported_class_makes_is_the_root_s_too(tmp_path):
+    # stop 54: `export { PubSub } from './pubsub'` carried `PubSub` to the root but not
+    # `new PubSub().asyncIterator`, so a removed method of it was no change of the root
+    manifest = {"name": "sk", "main": "dist/index.js", "types": "dist/index.d.ts"}
+    files = {"dist/index.js": "", "dist/index.d.ts": "export { PubSub } from './pubsub';\n"}
+    old = _package(tmp_path / "old", manifest, {**files, "dist/pubsub.d.ts":
+                   "export declare class PubSub {\n  publish(t: string): void;\n  asyncIterator(t: string): unknown;\n}\n"})  # fmt: skip
+    new = _package(tmp_path / "new", manifest, {**files, "dist/pubsub.d.ts":
+                   "export declare class PubSub {\n  publish(t: string): void;\n  asyncIterableIterator(t: string): unknown;\n}\n"})  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    assert {"sk:new PubSub()", "sk:new PubSub().asyncIterator"} <= set(diff.old_api)
+    gone = [(c.path, c.detail) for c in diff.changes if c.kind == "export_removed"]
+    assert ("sk", "new PubSub().asyncIterator") in gone

@@ -279,9 +279,14 @@ def _members_passed(
             file_exports(target, ctx.root, ctx.depth + 1, seen, ctx.foreign) if target else set()
         )
         found = [n for n in deeper if "." in n and "()." not in n]
+        # what `new X()` makes, re-exported with X: `new X().m` as `new alias().m`
+        found += [n for n in deeper if n.startswith("new ") and "()" in n]
     out = set()
     for name, alias in specs:
         out |= {alias + m[len(name) :] for m in found if m.startswith(name + ".")}
+        made = f"new {name}()"
+        out |= {f"new {alias}()" + m[len(made) :] for m in found
+                if m == made or m.startswith(made + ".")}  # fmt: skip
     return out
 
 
