@@ -33,6 +33,7 @@ from depbot.symbols.commands import command_uses
 from depbot.symbols.config import config_file_uses
 from depbot.symbols.facts import Binding, SymbolHit, SymbolQuery, SymbolResult, merge
 from depbot.symbols.floors import floor_uses
+from depbot.symbols.holders import held, reads
 from depbot.symbols.loaded import Loaded, weakened
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
@@ -111,7 +112,38 @@ class SymbolSearch:
         sites = rep.sites + self._through_reexports(rep, package)
         sites += self._through_arguments(rep.sites)
         files = sorted({s.path for s in sites})
-        return js_used(replace(rep, sites=sites, files=files), {p: self._text(p) for p in files})
+        used = js_used(replace(rep, sites=sites, files=files), {p: self._text(p) for p in files})
+        known = {u.name for u in used}
+        return used + [u for u in self._through_holders(rep, package) if u.name not in known]
+
+    def _through_holders(self, rep: ImportReport, package: str) -> list[UsedName]:
+        """The members read, in other modules, of what a class of an importing module holds
+        from the package (``symbols.holders``): ``pkg:new PubSub().asyncIterator`` at
+        ``this.pubsubService.pubsub.asyncIterator(…)``."""
+        out: dict[str, UsedName] = {}
+        globs = ecosystems.get(rep.ecosystem).source_globs
+        for site in rep.sites:
+            makers = {local: f"{site.module}:new {imported}" for local, imported in site.names.items()
+                      if imported not in ("*", "default") and local[:1].isupper()}  # fmt: skip
+            if site.type_only or not makers:
+                continue
+            for (cls, member), maker in held(self._text(site.path), makers).items():
+                for consumer in self.code.files_containing(rf"\b{re.escape(cls)}\b", globs)[:100]:
+                    bound = (
+                        self._local_import(consumer, cls, package)
+                        if consumer != site.path
+                        else None
+                    )
+                    if bound is None or bound[1] != site.path:
+                        continue
+                    text = self._text(consumer)
+                    for at, name in reads(text, cls, member):
+                        line, col = line_col(text, at)
+                        used = f"{maker}().{name}"
+                        if used not in out:
+                            row = text.splitlines()[line - 1].strip()[:300]
+                            out[used] = UsedName(used, consumer, line, "member", col, row)
+        return list(out.values())
 
     def _through_arguments(self, sites: list[ImportSite]) -> list[ImportSite]:
         """The package's module object handed to a function of another module of the

@@ -288,3 +288,26 @@ def test_members_a_subclass_reads_on_this_or_super_are_the_base_class_s(tmp_path
     assert used["storekit:new Store().persist"] == "src/cart.ts:4 member"
     assert used["storekit:new Store().load"] == "src/cart.ts:5 member"
     assert used["storekit:new Store().flush"] == "src/log.js:3 member"
+
+
+def test_members_read_through_a_service_that_holds_what_the_package_made(tmp_path: Path):
+    # stop 54 (a blind-batch false safe): the service module made the PubSub and hands it on
+    # through a getter; the resolver reads `this.pubsubService.pubsub.asyncIterator(…)`
+    used = _used(tmp_path, {
+        "src/pubsub/pubsub.service.ts": "import { PubSub } from 'subkit';\nconst pubsub = new PubSub();\n"
+                                        "export class PubsubService {\n  get pubsub() {\n    return pubsub;\n  }\n}\n",
+        "src/subs/subs.resolver.ts": "import { PubsubService } from '../pubsub/pubsub.service';\n"
+                                     "export class Subs {\n  constructor(private readonly pubsubService: PubsubService) {}\n"
+                                     "  created() {\n    return this.pubsubService.pubsub.asyncIterator('created');\n  }\n}\n",
+        "src/jobs/job.ts": "import { Queue } from 'subkit';\nexport class Jobs {\n  readonly queue = new Queue();\n}\n",
+        "src/jobs/run.ts": "import { Jobs } from './job';\nconst jobs = new Jobs();\njobs.queue.drain();\n",
+        "src/other/svc.ts": "export class PubsubService { pubsub = { asyncIterator() {} } }\n",
+        "src/other/use.ts": "import { PubsubService } from './svc';\n"
+                            "const s: PubsubService = new PubsubService();\ns.pubsub.asyncIterator();\n",
+    }, "npm", "subkit")  # fmt: skip
+    assert used["subkit:new PubSub().asyncIterator"] == "src/subs/subs.resolver.ts:5 member"
+    assert used["subkit:new Queue().drain"] == "src/jobs/run.ts:3 member"
+    # the same class name from a module that holds nothing of the package: no use
+    assert not any(
+        k.endswith("asyncIterator") and v.startswith("src/other") for k, v in used.items()
+    )
