@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from depbot.symbols.javascript import closing_brace
+
 __all__ = ["held", "reads"]
 
 _ID = r"[A-Za-z_$][\w$]*"
@@ -28,7 +30,7 @@ def held(text: str, makers: dict[str, str]) -> dict[tuple[str, str], str]:
     }  # fmt: skip
     out: dict[tuple[str, str], str] = {}
     for c in re.finditer(rf"\bexport\s+(?:default\s+)?class\s+({_ID})[^{{;]*\{{", text):
-        body = text[c.end() : _closing(text, c.end() - 1)]
+        body = text[c.end() : closing_brace(text, c.end() - 1)]
         fields: dict[str, str] = {}
         for f in re.finditer(
             rf"(?:^|[;{{}}\s]){_MODS}({_ID})\s*(?::[^=;()]+)?=\s*new\s+({_ID})\s*[(<]", body
@@ -69,16 +71,3 @@ def reads(text: str, cls: str, member: str) -> list[tuple[int, str]]:
         pattern = rf"(?<![\w$.])(?:this\.)?{re.escape(h)}\??\.{re.escape(member)}\??\.({_ID})"
         out += [(m.start(), m.group(1)) for m in re.finditer(pattern, text)]
     return sorted(out)
-
-
-def _closing(text: str, at: int) -> int:
-    """The offset of the brace that closes the one at ``at`` (the text's end if none)."""
-    depth = 0
-    for i in range(at, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return len(text)

@@ -898,3 +898,17 @@ def assignments(text: str) -> tuple[dict[str, list[str]], set[str]]:
             if re.fullmatch(r"[A-Za-z_$][\w$]*", p or ""):
                 params.add(p)
     return assigned, params
+
+
+def closing_brace(text: str, at: int) -> int:
+    """The offset of the brace that closes the one at ``at`` (the text's end if none); braces
+    in strings and comments are counted too, which a class or block body rarely holds."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)

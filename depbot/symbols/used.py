@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from depbot.records.api import UsedName
 from depbot.search.import_sites import ImportReport, ImportSite
-from depbot.symbols.javascript import destructured, destructured_calls
+from depbot.symbols.javascript import closing_brace, destructured, destructured_calls
 from depbot.symbols.python import PyFacts
 from depbot.symbols.shims import js_shim
 
@@ -175,23 +175,10 @@ def _subclass_members(
     ``lib.Base`` escaped) is one of what ``new Base()`` makes (``maker``: ``pkg:new Base``). A member
     the class declares itself is no name of the old release's class, so it stays unmatched."""
     for m in re.finditer(rf"\bclass\b[^{{;]*?\bextends\s+{base}\s*(?:<[^{{]*>)?\s*\{{", text):
-        end = _closing(text, m.end() - 1)
+        end = closing_brace(text, m.end() - 1)
         for read in re.finditer(r"\b(?:this|super)\??\.([A-Za-z_$][\w$]*)", text[m.end() : end]):
             line, col = line_col(text, m.end() + read.start())
             _add(out, f"{maker}().{read.group(1)}", path, line, "member", col)
-
-
-def _closing(text: str, at: int) -> int:
-    """The offset of the brace that closes the one at ``at`` (the text's end if none)."""
-    depth = 0
-    for i in range(at, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return len(text)
 
 
 def _module_key(site: ImportSite) -> str:
