@@ -563,9 +563,7 @@ def _import_form_candidates(
     m_req = REQUIRE.match(raw)
     if m_req and names_allowed:
         spec = m_req.group(1)
-        if "/" in spec.lstrip("@").split("/", 1)[-1] or (not spec.startswith("@") and "/" in spec):
-            return [Candidate(spec, "subpath")]
-        return []
+        return [Candidate(spec, "subpath")] if _deep(spec) else []
     m_from = IMPORT_FROM.match(raw) or IMPORT.match(raw)
     if m_from:
         if names_allowed and m_from.group(1).lower() not in own_names:
@@ -580,17 +578,18 @@ def _import_form_candidates(
             return []
         if spec.lower() in own_names:
             return [Candidate(spec, "side_effect_import")]
-        return (
-            [Candidate(spec, "subpath")]
-            if "/" in spec.lstrip("@").split("/", 1)[-1]
-            or (not spec.startswith("@") and "/" in spec)
-            else []
-        )
+        return [Candidate(spec, "subpath")] if _deep(spec) else []
     if SUBPATH.match(raw) and not FILE_LIKE.search(raw):
         return [Candidate(raw, "subpath")] if names_allowed else []
     if QUOTED.match(raw):
         return []
     return None
+
+
+def _deep(spec: str) -> bool:
+    """Whether a module specifier names more than a package: ``pkg/sub``, ``@scope/pkg/sub``
+    (a specifier with a slash after a scope's, or any slash without a scope)."""
+    return "/" in spec.lstrip("@").split("/", 1)[-1] or (not spec.startswith("@") and "/" in spec)
 
 
 def _parameter_candidates(raw: str, owner: str, removal: bool) -> list[Candidate]:

@@ -315,11 +315,11 @@ def _untyped_calls(u: UpdateEntry, shaped: list[CodeHit]) -> Conclusion:
 
 
 def _shown(c: Candidate) -> str:
-    """A candidate as the reason names it: ``useQuery().remove`` for a returned member, the
-    options given the package when its options were reshaped."""
+    """A candidate as the reason names it, in code quotes: `` `useQuery().remove` `` for a
+    returned member; in words, the options given the package when its options were reshaped."""
     if c.kind == "options_given":
         return f"the options given {c.symbol}"
-    return f"{c.symbol}().{c.arg}" if c.kind == "returned_member" and c.arg else c.symbol
+    return f"`{c.symbol}().{c.arg}`" if c.kind == "returned_member" and c.arg else f"`{c.symbol}`"
 
 
 def _searched(st: State, t: _Tally) -> Conclusion:
@@ -328,8 +328,7 @@ def _searched(st: State, t: _Tally) -> Conclusion:
     asked = {s.symbol for s in st.searches}
     named = list(dict.fromkeys(_shown(c) for c, _ in t.cands if c.symbol in asked))
     unasked = len({c.symbol for c, _ in t.cands} - asked)
-    searched = ", ".join(n if n.startswith("the options given") else f"`{n}`" for n in named[:8])
-    searched += " …" if len(named) > 8 else ""
+    searched = ", ".join(named[:8]) + (" …" if len(named) > 8 else "")
     extra = (
         f"; {t.excluded} match(es) only in comments, strings or unrelated code were set aside"
         + "".join(f" ({n} {unfence(why)[:120]})" for why, n in list(t.shims.items())[:3])

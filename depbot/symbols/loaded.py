@@ -68,6 +68,7 @@ class Loaded:
         self._why: dict[str, str | None] = {}
         self._readers: list[str] | None = None
         self._listed: list[str] | None = None
+        self._by_path: dict[str, bool] = {}  # a file's siblings are asked of each hit beside it
 
     def unloaded(self, path: str) -> str | None:
         """Why nothing in the checkout may load ``path``; None when something may (or when
@@ -82,11 +83,12 @@ class Loaded:
         if _by_convention(path):
             # a config folder's module nothing names, beside ones loaded by path: left out
             left = _config_module(path) and not self._mentions(path, _stem(path))[0]
-            if not (left and self._left_out(path)):
-                return None
-            why = "no file names it, though files beside it in its config folder are loaded by path"
-            self._why[path] = why
-            return why
+            self._why[path] = (
+                "no file names it, though files beside it in its config folder are loaded by path"
+                if left and self._left_out(path)
+                else None
+            )
+            return self._why[path]
         code, commented = self._mentions(path, _stem(path))
         code = [m for m in code if m not in seen]
         why: str | None = None
@@ -148,6 +150,11 @@ class Loaded:
 
     def _loaded_by_path(self, path: str) -> bool:
         """Whether another file loads ``path`` by a relative path (``require('./x')``)."""
+        if path not in self._by_path:
+            self._by_path[path] = self._loads_by_path(path)
+        return self._by_path[path]
+
+    def _loads_by_path(self, path: str) -> bool:
         stem = re.escape(_stem(path))
         load = re.compile(
             rf"(?:\bimport\b|\brequire\s*\().*['\"]\.{{1,2}}/(?:[^'\"]*/)?{stem}(?:\.\w+)?['\"]"

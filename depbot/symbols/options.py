@@ -49,8 +49,9 @@ def outside_options(
 ) -> SymbolResult:  # fmt: skip
     """Hits at each option key the checkout passes ``package`` that ``arg`` refuses."""
     refused = _refused(arg)
+    verify = arg == "any"  # options reshaped: every option given is to verify, none a break
     rule = "its options schema does not list" if arg.startswith("only") else "it no longer takes"
-    if arg == "any":
+    if verify:
         rule = "its notes reshape: verify them"
     hits: list[SymbolHit] = []
     queries: list[tuple[str, int]] = []
@@ -65,7 +66,7 @@ def outside_options(
             keys = options_beside(text, at)
             if keys is not None:
                 objects.append((h.path, at, keys))
-            if arg == "any" and re.match(rf"""['"`]{re.escape(package)}\?""", text[at:]):
+            if verify and re.match(rf"""['"`]{re.escape(package)}\?""", text[at:]):
                 queries.append((h.path, h.line))  # 'pkg?opt': options in a query string
     for site in rep.sites:
         if site.type_only:
@@ -74,7 +75,7 @@ def outside_options(
         for local, imported in site.names.items():
             if imported in ("default", "*") and re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 objects += [(site.path, at, keys) for at, keys in _passed_to(text, local)]
-        if arg == "any" and site.style != "config" and _may_give(text, site.names):
+        if verify and site.style != "config" and _may_give(text, site.names):
             queries.append((site.path, site.line))
     refused_at: dict[tuple[str, int], list[str]] = {}
 
@@ -97,9 +98,11 @@ def outside_options(
                 refused_at.setdefault((path, line), []).append(key)
     for (path, line), keys in refused_at.items():
         names = ", ".join(dict.fromkeys(keys))
-        evidence = "weak" if arg == "any" else "strong"
         said = f"passes {package} the option(s) {names}, which {rule}"
-        hits.append(hit(path, line, evidence, f"may be a use: {said}" if arg == "any" else said))
+        if verify:
+            hits.append(hit(path, line, "weak", f"may be a use: {said}"))
+        else:
+            hits.append(hit(path, line, "strong", said))
     for path, line in queries:
         hits.append(hit(path, line, "weak", f"may be a use: {package} is used here in a way "
                         f"that may give it options, which {rule}"))  # fmt: skip

@@ -41,7 +41,7 @@ from depbot.symbols.options import outside_options
 from depbot.symbols.required import required_uses
 from depbot.symbols.returned import returned_member_uses
 from depbot.symbols.shims import shim_reason
-from depbot.symbols.used import js_used, line_col, python_used, workflow_used
+from depbot.symbols.used import js_used, line_col, line_of, python_used, workflow_used
 from depbot.symbols.values import string_value_uses
 from depbot.symbols.workflow import script_uses
 
@@ -127,7 +127,10 @@ class SymbolSearch:
                       if imported not in ("*", "default") and local[:1].isupper()}  # fmt: skip
             if site.type_only or not makers:
                 continue
+            holds: dict[str, list[tuple[str, str]]] = {}  # class → (member, maker)
             for (cls, member), maker in held(self._text(site.path), makers).items():
+                holds.setdefault(cls, []).append((member, maker))
+            for cls, members in holds.items():
                 for consumer in self.code.files_containing(rf"\b{re.escape(cls)}\b", globs)[:100]:
                     bound = (
                         self._local_import(consumer, cls, package)
@@ -137,12 +140,13 @@ class SymbolSearch:
                     if bound is None or bound[1] != site.path:
                         continue
                     text = self._text(consumer)
-                    for at, name in reads(text, cls, member):
-                        line, col = line_col(text, at)
-                        used = f"{maker}().{name}"
-                        if used not in out:
-                            row = text.splitlines()[line - 1].strip()[:300]
-                            out[used] = UsedName(used, consumer, line, "member", col, row)
+                    for member, maker in members:
+                        for at, name in reads(text, cls, member):
+                            line, col = line_col(text, at)
+                            used = f"{maker}().{name}"
+                            if used not in out:
+                                row = line_of(text.splitlines(), line)
+                                out[used] = UsedName(used, consumer, line, "member", col, row)
         return list(out.values())
 
     def _through_arguments(self, sites: list[ImportSite]) -> list[ImportSite]:
