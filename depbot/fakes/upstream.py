@@ -370,8 +370,20 @@ class FakeUpstream:
     # -- server ----------------------------------------------------------------------------
 
     def start(self) -> FakeUpstream:
+        self._pack()
         self._server.start()
         return self
+
+    def _pack(self) -> None:
+        """Build every release's artifact before serving: a registry has its files packed, so
+        its metadata (which carries their digests) answers at once. Packing a release of
+        thousands of files on the first request took longer than a client waits."""
+        for pkg in self.packages.values():
+            if pkg.folder is None:
+                continue
+            for version in pkg.versions:
+                if fake_artifacts.dist_folder(pkg.folder, version) is not None:
+                    self._artifact(pkg, version)
 
     def stop(self) -> None:
         self._server.stop()

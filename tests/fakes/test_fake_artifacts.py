@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import shutil
 import tarfile
 import zipfile
 
@@ -68,3 +69,21 @@ def test_an_unknown_artifact_is_not_found():
         http = Http(loopback_settings(up.url))
         for path in ("/npm/node-fetch/-/node-fetch-9.9.9.tgz", "/packages/urllib3/2.0.7/x.whl"):
             assert http.send("GET", up.url + path, what="x").status == 404
+
+
+def test_the_releases_are_packed_before_the_fake_serves(tmp_path):
+    """A registry has its files packed: the metadata answers without packing thousands of
+    files on the first request. The fake packs them at start, so a release whose folder is
+    gone afterwards is still served whole."""
+    scenario = tmp_path / "npm-node-fetch-esm"
+    shutil.copytree(NODE_FETCH, scenario)
+    up = FakeUpstream.for_scenario(scenario).start()
+    try:
+        shutil.rmtree(scenario / "upstream/npm/node-fetch/dist")
+        http = Http(loopback_settings(up.url))
+        doc = http.get_json(up.url + "/npm/node-fetch", what="x")
+        body = http.get(doc["versions"]["3.3.2"]["dist"]["tarball"], what="tarball").content
+        names = tarfile.open(fileobj=io.BytesIO(body)).getnames()
+        assert "package/package.json" in names
+    finally:
+        up.stop()
