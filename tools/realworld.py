@@ -9,7 +9,8 @@ format (see the scenarios README) under tests/realworld/built/<name>/:
     repo/           the kept client files, read from the client's mirror at the commit
     upstream/<ecosystem>/<package>/
         <notes path>    each notes file at its repository path, read at its ref
-        meta.json       {"repository": "https://github.com/<upstream>", "directory"?: ...}
+        meta.json       {"repository": "https://github.com/<upstream>", "directory"?: ...,
+                        "versions": the releases the registry lists from `from` to `to`}
         dist/<version>/ the `from` and `to` artifacts, trimmed (when dist = true; npm: JS kept)
     upstream/<ecosystem>/<also package>/   one per optional [[also]] entry (package,
         meta.json       versions): another package the registry must serve, e.g. the
@@ -18,7 +19,8 @@ format (see the scenarios README) under tests/realworld/built/<name>/:
 
 Mirrors are bare git directories at <mirror root>/<owner>+<name>/repo (made by the
 session's fetch tool: source github:<owner>/<name>); this script never fetches from
-GitHub. Registry downloads are cached in tests/realworld/.downloads/ (a rebuild is offline).
+GitHub. Registry downloads (artifacts, and the version lists) are cached in
+tests/realworld/.downloads/ (a rebuild is offline).
 Built output and downloads are git-ignored: third-party code is never committed.
 """
 
@@ -304,9 +306,14 @@ def _assemble(
             return f"{up['repo']} has no {n['path']} at {n['ref']} (is the ref in the mirror?)"
         _write(pkg_dir / n["path"], data)
         src.append(f"upstream notes: {n['path']} at {n['ref']}")
-    meta: dict[str, str] = {"repository": f"https://github.com/{up['repo']}"}
+    meta: dict[str, Any] = {"repository": f"https://github.com/{up['repo']}"}
     if up.get("directory"):
         meta["directory"] = up["directory"]
+    try:  # the releases a real registry lists between the two, not only those the notes name
+        meta["versions"] = dist.released_versions(eco, pkg, d["from"], d["to"], downloads)
+    except (dist.DistError, OSError, ValueError) as exc:
+        return f"versions of {pkg}: {exc}"
+    src.append(f"registry versions {d['from']} … {d['to']}: {len(meta['versions'])} listed")
     _write(pkg_dir / "meta.json", (json.dumps(meta) + "\n").encode())
     if up.get("dist", True):
         fetch = dist.pip_artifact if eco == "pip" else dist.npm_artifact

@@ -25,6 +25,8 @@ from urllib.parse import quote, urljoin
 
 import requests
 
+from depbot.records.versions import parse_version
+
 TEST_DIRS = {"tests", "test", "testing"}
 LICENSE_RE = re.compile(r"^(licen[cs]e|copying|notice)([.-].*)?$", re.I)
 NPM_DECL = (".d.ts", ".d.mts", ".d.cts")
@@ -53,9 +55,9 @@ def npm_base() -> str:
     return os.environ.get("DEPBOT_NPM_URL", "https://registry.npmjs.org").rstrip("/")
 
 
-def _get(url: str, what: str) -> requests.Response:
+def _get(url: str, what: str, headers: dict[str, str] | None = None) -> requests.Response:
     try:
-        resp = requests.get(url, timeout=60)
+        resp = requests.get(url, timeout=60, headers=headers)
     except requests.RequestException as exc:
         raise DistError(f"{what}: {url}: {exc.__class__.__name__}") from None
     if resp.status_code != 200:
@@ -83,11 +85,13 @@ def _cached_download(url: str, cache: Path, filename: str, check: dict[str, str]
     return data
 
 
-def _cached_json(url: str, cache: Path, filename: str) -> dict:
+def _cached_json(
+    url: str, cache: Path, filename: str, headers: dict[str, str] | None = None
+) -> dict:
     path = cache / filename
     if path.is_file():
         return json.loads(path.read_text(encoding="utf-8"))
-    data = _get(url, filename).json()
+    data = _get(url, filename, headers).json()
     cache.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data), encoding="utf-8")
     return data
@@ -191,6 +195,33 @@ def trim_sdist(data: bytes, filename: str, package: str, version: str) -> dict[s
         if len(p.parts) == 1 and LICENSE_RE.match(p.name):
             out[f"{package}-{version}.dist-info/{p.name}"] = b
     return out
+
+
+# npm's abbreviated metadata: the versions and their dist fields, not every readme
+_NPM_ABBREVIATED = {"Accept": "application/vnd.npm.install-v1+json"}
+
+
+def released_versions(ecosystem: str, package: str, low: str, high: str, cache: Path) -> list[str]:
+    """The versions the registry lists from ``low`` to ``high`` (both included), in order:
+    what a real run sees between the two. The fake registry of a built case serves these, so
+    a release the notes skip (a major with no section) is one the run knows it did not read."""
+    if ecosystem == "pip":
+        meta = _cached_json(f"{pypi_base()}/pypi/{quote(package)}/json", cache / "pip",
+                            f"{package}.json")  # fmt: skip
+        listed = [v for v, files in (meta.get("releases") or {}).items()
+                  if files and not all(f.get("yanked") for f in files)]  # fmt: skip
+    else:
+        safe = package.replace("/", "+")
+        meta = _cached_json(f"{npm_base()}/{package.replace('/', '%2F')}", cache / "npm",
+                            f"{safe}.versions.json", _NPM_ABBREVIATED)  # fmt: skip
+        listed = list(meta.get("versions") or {})
+    lo, hi = parse_version(ecosystem, low), parse_version(ecosystem, high)
+    if lo is None or hi is None:
+        raise DistError(f"{package}: {low} or {high} is not a version")
+    found = [
+        (p, v) for v in listed if (p := parse_version(ecosystem, v)) is not None and lo <= p <= hi
+    ]
+    return [v for _, v in sorted(found)]
 
 
 def npm_artifact(package: str, version: str, cache: Path) -> Artifact:

@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 from depbot.evals.scenarios import load_scenario
+from depbot.fakes.upstream import FakeUpstream
 from tests.helpers.realworld import load_tool
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@localhost", "GIT_COMMITTER_NAME": "t",
@@ -65,7 +66,17 @@ dist = false
 """
 
 
-def test_build_makes_exactly_the_scenario(tmp_path: Path, capsys):
+def _registry(root: Path, versions: list[str]) -> FakeUpstream:
+    """A loopback PyPI that lists PyYAML's ``versions``."""
+    folder = root / "pip" / "PyYAML"
+    folder.mkdir(parents=True)
+    (folder / "meta.json").write_text(json.dumps({"versions": versions}))
+    return FakeUpstream(root).start()
+
+
+def test_build_makes_exactly_the_scenario(tmp_path: Path, capsys, monkeypatch):
+    registry = _registry(tmp_path / "registry", ["5.4.0", "5.4.1", "6.0b1", "6.0", "6.0.1", "6.1"])
+    monkeypatch.setenv("DEPBOT_PYPI_URL", registry.url)
     mirrors = tmp_path / "mirrors"
     mirrors.mkdir()
     commit = _mirror(mirrors, "acme/client", {
@@ -79,7 +90,10 @@ def test_build_makes_exactly_the_scenario(tmp_path: Path, capsys):
     out = tmp_path / "built"
     argv = ["build", "--cases", str(cases), "--mirror", str(mirrors), "--out", str(out),
             "--downloads", str(tmp_path / "dl")]  # fmt: skip
-    assert load_tool().main(argv) == 0
+    try:
+        assert load_tool().main(argv) == 0
+    finally:
+        registry.stop()
     assert capsys.readouterr().out.splitlines()[-1] == "built 1 cases, skipped 0"
     case = out / "pip-pyyaml-x"
     files = sorted(str(p.relative_to(case)) for p in case.rglob("*") if p.is_file())
@@ -87,7 +101,9 @@ def test_build_makes_exactly_the_scenario(tmp_path: Path, capsys):
                      "upstream/pip/PyYAML/docs/CHANGES.rst", "upstream/pip/PyYAML/meta.json"]  # fmt: skip
     assert (case / "repo/requirements.txt").read_text() == "requests==2.31.0\nPyYAML==5.4.1\n"
     meta = json.loads((case / "upstream/pip/PyYAML/meta.json").read_text())
-    assert meta == {"repository": "https://github.com/yaml/pyyaml"}
+    # the releases the registry lists from `from` to `to`: what a real run sees between them
+    assert meta == {"repository": "https://github.com/yaml/pyyaml",
+                    "versions": ["5.4.1", "6.0b1", "6.0", "6.0.1"]}  # fmt: skip
     sources = (case / "SOURCES.txt").read_text()
     assert (
         commit in sources and "manifest rewritten" in sources and "client license: MIT" in sources
