@@ -93,9 +93,14 @@ def _find(name: str, old: dict[str, str]) -> tuple[str, str]:
             return "", "no such entry point in the old release"
         if old[module] == "opaque":
             return "", "no file of the old release shows what this entry point exports"
-        owner = f"{module}:{export.split('.', 1)[0]}"
-        if "." in export and owner in old and not any(k.startswith(owner + ".") for k in old):
-            return owner, ""  # `pkg:ns.x` where the old release shows `ns` but not its members
+        parts = export.split(".")
+        for i in range(len(parts) - 1, 0, -1):  # the longest part of the name the old shows
+            owner = f"{module}:{'.'.join(parts[:i])}"
+            if owner not in old:
+                continue
+            if not any(k.startswith(owner + ".") for k in old):
+                return owner, ""  # `pkg:ns.x` where the old release shows `ns` but not its members
+            return "", f"the old release shows the members of {owner}, and {parts[i]} is not one"
         return "", "not exported by the old release (as far as its files show)"
     parts = name.split(".")
     for i in range(1, len(parts)):

@@ -25,6 +25,7 @@ import tree_sitter_typescript
 from depbot.ecosystems.npm.api.instances import Instances
 from depbot.ecosystems.npm.api.nodes import descendants, node_text
 from depbot.ecosystems.npm.api.returned import returned_members
+from depbot.ecosystems.npm.api.typed import TypedValues
 from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
 from depbot.ecosystems.npm.api.umd import UNSEEN, umd_exports
 
@@ -485,7 +486,15 @@ def file_exports(
     )
     names |= {UNSEEN} if made is None else made
     names |= returned_members(program, names, _loader(ctx))  # `createClient().head`
+    names |= _typed_values(root).members(file, program, names)  # `faker.company.companyName`
     return names - {"", "__esModule"}
+
+
+@lru_cache(maxsize=4)
+def _typed_values(root: Path) -> TypedValues:
+    """One reader of typed values per unpacked release: the files and types it reads are read
+    once, however many entry files re-export the same value."""
+    return TypedValues(parse, lambda base, spec: resolve_relative(base, spec, root))
 
 
 def top_statements(program: tree_sitter.Node):

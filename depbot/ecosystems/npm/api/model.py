@@ -255,13 +255,37 @@ def _entry_file(package: NpmPackage, target: str) -> Path | None:
 
 
 def _targets(package: NpmPackage, subpath: str) -> list[str]:
-    """The files `pkg/<subpath>` may resolve to, the type declarations' first."""
+    """The files `pkg/<subpath>` may resolve to, the type declarations' first. An ``exports``
+    entry without a ``types`` condition is followed by the ``types`` field (where TypeScript's
+    classic resolution finds the declarations), as ``typesVersions`` maps it."""
+    types = _types_versions(package, package.types) if package.types else ""
     if package.exports is not None:
         conditions = package.exports.get(subpath) or pattern_conditions(package.exports, subpath)
-        return [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
+        found = [t for c, t in sorted(conditions.items(), key=lambda i: "types" not in i[0]) if t]
+        typed = any("types" in c for c in conditions)
+        return found + ([types] if subpath == "." and types and not typed else [])
     if subpath == ".":
-        return [t for t in (package.types, package.main, "index.js") if t]
+        return [t for t in (types, package.main, "index.js") if t]
     return [subpath[2:]]
+
+
+def _types_versions(package: NpmPackage, path: str) -> str:
+    """``path`` as the first entry of ``typesVersions`` maps it (``{">=4.0": {"*":
+    ["dist/types/*"]}}`` makes ``index.d.ts`` ``dist/types/index.d.ts``); else itself."""
+    table = package.manifest.get("typesVersions")
+    first = next(iter(table.values()), None) if isinstance(table, dict) and table else None
+    if not isinstance(first, dict):
+        return path
+    rel = path[2:] if path.startswith("./") else path
+    for pattern, targets in first.items():
+        if not (isinstance(targets, list) and targets and isinstance(targets[0], str)):
+            continue
+        head, star, tail = pattern.partition("*")
+        if star and rel.startswith(head) and rel.endswith(tail) and len(rel) >= len(head + tail):
+            return targets[0].replace("*", rel[len(head) : len(rel) - len(tail)], 1)
+        if not star and rel == pattern:
+            return targets[0]
+    return path
 
 
 def declaration_file(package: NpmPackage, subpath: str = ".") -> Path | None:
@@ -699,9 +723,9 @@ def _name_changes(
     # a member of what a call returns is gone only when the new release still models the
     # call's result (`createClient()`): a return type it no longer shows hides, not removes
     gone = [n for n in gone if "()." not in n or n.split("().", 1)[0] + "()" in after]
-    # a namespace's member (`optimize.X`) is gone only where the new release shows that
-    # namespace's members (or no longer has the namespace): one it shows as a bare name hides
-    shown = {n.split(".", 1)[0] for n in after if "." in n and "()." not in n}
-    gone = [n for n in gone if "." not in n or "()." in n or n.split(".", 1)[0] in shown
-            or n.split(".", 1)[0] not in after]  # fmt: skip
+    # a member (`optimize.X`, `faker.company.companyName`) is gone only where the new release
+    # shows its owner's members (or no longer has the owner): one it shows bare hides
+    shown = {n.rsplit(".", 1)[0] for n in after if "." in n and "()." not in n}
+    gone = [n for n in gone if "." not in n or "()." in n or n.rsplit(".", 1)[0] in shown
+            or n.rsplit(".", 1)[0] not in after]  # fmt: skip
     return changes + [ApiChange("export_removed", path, name, where) for name in gone]

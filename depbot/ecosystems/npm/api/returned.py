@@ -28,12 +28,12 @@ import tree_sitter
 from depbot.ecosystems.npm.api.nodes import node_text
 
 MAX_MEMBERS = 2_000
-_MEMBER_NODES = ("method_signature", "property_signature", "public_field_definition",
+MEMBER_NODES = ("method_signature", "property_signature", "public_field_definition",
                  "method_definition", "abstract_method_signature")  # fmt: skip
 _TYPES = ("interface_declaration", "class_declaration", "abstract_class_declaration")
 
 
-def _unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
+def unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
     """The declaration inside ``export …`` / ``declare …``."""
     while node.type in ("export_statement", "ambient_declaration"):
         inner = node.child_by_field_name("declaration")
@@ -45,11 +45,11 @@ def _unwrap(node: tree_sitter.Node) -> tree_sitter.Node:
     return node
 
 
-def _own_members(node: tree_sitter.Node) -> set[str]:
+def own_members(node: tree_sitter.Node) -> set[str]:
     body = node.child_by_field_name("body") or node.child_by_field_name("value")
     found: set[str] = set()
     for member in body.named_children if body is not None else []:
-        if member.type not in _MEMBER_NODES:
+        if member.type not in MEMBER_NODES:
             continue
         words = {c.type for c in member.children} | {node_text(c) for c in member.children[:3]}
         if "static" in words or "private" in words or "#" in node_text(member)[:1]:
@@ -60,7 +60,7 @@ def _own_members(node: tree_sitter.Node) -> set[str]:
     return found
 
 
-def _bases(node: tree_sitter.Node) -> list[str]:
+def type_bases(node: tree_sitter.Node) -> list[str]:
     names = []
     for child in node.named_children:
         if child.type in ("extends_type_clause", "class_heritage", "extends_clause"):
@@ -89,11 +89,11 @@ def _return_type(node: tree_sitter.Node) -> str:
 Load = Callable[[str], "tuple[tree_sitter.Node, Callable[[], set[str]]] | None"]
 
 
-def _types(program: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
+def declared_types(program: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     """The interfaces, classes and object type aliases a file declares, by name."""
     types: dict[str, list[tree_sitter.Node]] = {}  # an interface may be declared twice (merged)
     for statement in program.named_children:
-        node = _unwrap(statement)
+        node = unwrap(statement)
         name = node_text(node.child_by_field_name("name"))
         if not name:
             continue
@@ -105,7 +105,7 @@ def _types(program: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     return types
 
 
-def _imports(program: tree_sitter.Node) -> dict[str, tuple[str, str]]:
+def named_imports(program: tree_sitter.Node) -> dict[str, tuple[str, str]]:
     """``{local: (specifier, imported name)}`` of a file's named imports."""
     out: dict[str, tuple[str, str]] = {}
     for statement in program.named_children:
@@ -122,7 +122,7 @@ def _imports(program: tree_sitter.Node) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _aliases(program: tree_sitter.Node) -> dict[str, str]:
+def export_aliases(program: tree_sitter.Node) -> dict[str, str]:
     """``{exported name: local name}``: ``export default f``, ``export { f as default }``."""
     out: dict[str, str] = {}
     for statement in program.named_children:
@@ -149,7 +149,7 @@ def _functions(
     constants typed by a function type or a callable interface (its first call signature)."""
     functions: dict[str, str] = {}
     for statement in program.named_children:
-        node = _unwrap(statement)
+        node = unwrap(statement)
         name = node_text(node.child_by_field_name("name"))
         if node.type in ("function_signature", "function_declaration") and name:
             functions.setdefault(name, _return_type(node))
@@ -188,9 +188,9 @@ def returned_members(
     """``f()`` and ``f().member`` for each function of ``exported`` whose declared return type
     is an interface, class or object type of this file or one it imports from (``load``;
     members of its bases too)."""
-    types = _types(program)
+    types = declared_types(program)
     own = set(types)  # declared here: only these can be classes this file exports
-    imports = _imports(program)
+    imports = named_imports(program)
     loaded: dict[str, tuple[tree_sitter.Node, Callable[[], set[str]]] | None] = {}
     named: dict[str, set[str]] = {}
 
@@ -211,7 +211,7 @@ def returned_members(
     for local, (spec, imported) in imports.items():
         if local not in types:
             got = other(spec)
-            theirs = _types(got[0]) if got is not None else {}
+            theirs = declared_types(got[0]) if got is not None else {}
             if theirs.get(imported):
                 types[local] = theirs[imported]
                 for name, nodes in theirs.items():  # what they return, from their file
@@ -219,7 +219,7 @@ def returned_members(
     for name, nodes in beside.items():
         types.setdefault(name, nodes)
     functions = _functions(program, types)
-    aliases = _aliases(program)
+    aliases = export_aliases(program)
     out: set[str] = set()
     for name in sorted(own):  # `new Pool()` of an exported class: its instance's members
         made = _made_by_new(name, types, exported, program)
@@ -261,7 +261,7 @@ def _made_by_new(
         if statement.type == "export_statement" and any(
             c.type == "default" for c in statement.children
         ):
-            inner = _unwrap(statement)
+            inner = unwrap(statement)
             if inner.type in _TYPES and node_text(inner.child_by_field_name("name")) == name:
                 return "default"
     return ""
@@ -279,8 +279,8 @@ def _members(
         return None
     found: set[str] = set()
     for node in nodes:
-        found |= _own_members(node)
-        for base in _bases(node):
+        found |= own_members(node)
+        for base in type_bases(node):
             inner = _members(base, types, seen)
             if inner is None:
                 return None

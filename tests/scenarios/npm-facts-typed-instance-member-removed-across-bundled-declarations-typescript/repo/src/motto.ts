@@ -1,0 +1,5 @@
+import { smith } from 'fakesmith';
+
+export function motto(): string {
+  return smith.company.catchPhrase();
+}

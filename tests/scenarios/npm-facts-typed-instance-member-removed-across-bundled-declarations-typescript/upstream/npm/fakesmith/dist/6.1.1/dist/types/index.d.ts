@@ -1,0 +1,4 @@
+import { Smith } from './smith';
+export { Smith };
+export declare const smith: Smith;
+export default smith;

@@ -1,0 +1,4 @@
+export declare class Person {
+    firstName(): string;
+    lastName(): string;
+}

@@ -1,0 +1,3 @@
+"use strict";
+class Smith {}
+exports.S = Smith;
