@@ -162,6 +162,21 @@ def _exports(api: dict[str, str] | None, name: str) -> bool:
     return bool(api) and name in api and api.get(module) != "opaque"  # type: ignore[operator]
 
 
+def _file_fate(diff: ApiDiff, u: UsedName, place: str) -> Fate:
+    """``node_modules/pkg/lib/x.js`` named in a config file: present while the new release
+    ships the file, whatever its ``exports`` map lets ``require`` reach; removed when it does
+    not; unresolved when the old release as read shows no such file (a kind not read)."""
+    if (diff.old_api or {}).get(u.name) != "file":
+        return Fate(u.name, "unresolved", "", "no such file in the old release as read", place, u)
+    if (diff.new_api or {}).get(u.name) == "file":
+        return Fate(u.name, "present", u.name, "", place, u)
+    rel = u.name.split("/", 2 if u.name.startswith("@") else 1)[-1]
+    gone = ApiChange(
+        "subpath_removed", u.name, "no such file", f"{diff.new_label} · {rel} · no such file"
+    )
+    return Fate(u.name, "removed", u.name, gone.line(), place, u, gone)
+
+
 def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
     """The fate of each used name (``unresolved`` for all when the model lists no names);
     ``whole``: the old release's names are its whole interface (a name not among them is
@@ -172,6 +187,9 @@ def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
         place = f"{u.path}:{u.line}"
         if old is None:
             out.append(Fate(u.name, "unresolved", "", "the API model lists no names", place, u))
+            continue
+        if u.how == "path":  # a file loaded by its path: whether the new release has it
+            out.append(_file_fate(diff, u, place))
             continue
         found, why = _find(u.name, old)
         if not found and u.how == "augments":

@@ -387,11 +387,12 @@ def _npm_uses(
     path = change.path
     if change.kind == "became_esm_only":
         return [s for s in live if (s.style == "require" or s.compiled_require) and not s.esm]
-    if change.kind == "subpath_closed":
+    if change.kind == "subpath_closed":  # what `require` and `import` reach; a file loaded
+        resolved = [s for s in live if s.style != "path"]  # by its path is still there
         if path.count("/") == (1 if path.startswith("@") else 0):  # the package's root
-            return [s for s in live if s.module == path]
+            return [s for s in resolved if s.module == path]
         deep = (path, f"{path}.js", f"{path}/index.js")
-        return [s for s in live if s.module in deep or s.module.startswith(path + "/")]
+        return [s for s in resolved if s.module in deep or s.module.startswith(path + "/")]
     if change.kind == "subpath_removed":  # each file is a change of its own
         return [s for s in live if s.module in (path, f"{path}.js", f"{path}/index.js")]
     named = [s for s in live if s.module == path and s.style in ("import", "export-from")]

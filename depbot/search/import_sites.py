@@ -19,7 +19,7 @@ from depbot.search.imports import (
     package_of,
     python_imports,
 )
-from depbot.search.lexical import STRING, is_config_file
+from depbot.search.lexical import COMMENT, STRING, is_config_file
 from depbot.search.oversized import import_pattern, skipped_line, too_big_users
 from depbot.search.scope import rust_escape, trim_line
 from depbot.search.sites import ImportReport, ImportSite
@@ -147,6 +147,42 @@ def _config_sites(
     return out
 
 
+# files that may load a package's file by its path in node_modules: tool configs
+# (`angular.json` scripts and styles, `karma.conf.js` files), pages, stylesheets
+PATH_GLOBS = ("*.json", "*.html", "*.htm", "*.css", "*.scss", "*.sass", "*.less", "*.yml", "*.yaml")
+# a package manager's record of what it installed: keys, not loads
+_LOCK_FILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml"})
+
+
+def _path_sites(cs: CodeSearch, eco: Ecosystem, package: str) -> list[ImportSite]:
+    """``"scripts": ["../node_modules/idb/lib/idb.js"]``, ``<link href="node_modules/x/x.css">``:
+    a file of the package loaded by its path, not resolved as a module (no ``exports`` map,
+    no ``main``). Each is a use of that file (style ``path``, module ``pkg/<file>``); not in a
+    comment, nor in a lock file."""
+    rx = re.compile(rf"node_modules/{re.escape(package)}/([^'\"`\s)?#,;<>]+)")
+    out: list[ImportSite] = []
+    globs = (*eco.source_globs, *PATH_GLOBS)
+    for path in cs.files_containing(rf"node_modules/{rust_escape(package)}/", globs):
+        if path.rsplit("/", 1)[-1] in _LOCK_FILES:
+            continue
+        try:
+            lines = cs.read_lines(path)
+        except ToolError:
+            continue
+        lex = cs.lexmap(path)
+        for n, text in enumerate(lines, 1):
+            for m in rx.finditer(text):
+                rest = m.group(1).rstrip("/.")
+                if not rest or lex.kind_at(n, m.start() + 1) == COMMENT:
+                    continue
+                out.append(
+                    ImportSite(path, n, m.start() + 1, trim_line(text, m.start() + 1,
+                               cs.settings.hit_width), f"{package}/{rest}", package, rest, {},
+                               "path", None, False)
+                )  # fmt: skip
+    return out
+
+
 def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportReport:
     """JS/TS import sites of a package (``require``, ``import``, ``import()``, subpaths)."""
     rx = rf"['\"`]{rust_escape(package)}(?:/[^'\"`\s]*)?['\"`]"
@@ -185,6 +221,7 @@ def where_javascript(cs: CodeSearch, eco: Ecosystem, package: str) -> ImportRepo
                     and value_used(text, list(imp.names)),
                 )
             )
+    sites += _path_sites(cs, eco, package)
     sites.sort(key=lambda s: (s.path, s.line, s.col))
     files = sorted({s.path for s in sites})
     if sites:

@@ -54,6 +54,10 @@ _EXT = {
     ".cts": "javascript",
     ".vue": "javascript",
     ".svelte": "javascript",
+    ".css": "javascript",  # stylesheets: the same `/* */` (and Sass/Less `//`) comments and
+    ".scss": "javascript",  # quoted strings, for an `@import` of a file in node_modules
+    ".sass": "javascript",
+    ".less": "javascript",
     ".json": "json",
     ".jsonc": "json",
     ".json5": "json",

@@ -184,7 +184,7 @@ def _subclass_members(
 def _module_key(site: ImportSite) -> str:
     """``pkg/lib/x.js`` and ``pkg/lib/x/index`` are ``pkg/lib/x``; a package named with a
     ``.js`` (``chart.js``) keeps its name."""
-    if not site.subpath:
+    if not site.subpath or site.style == "path":  # a file loaded by its path: that file
         return site.module
     return site.module.removesuffix(".js").removesuffix("/index")
 
@@ -201,7 +201,8 @@ def js_used(report: ImportReport, texts: Mapping[str, str]) -> list[UsedName]:
                     _add(out, name, site.path, site.line, "import", site.col)
             continue
         module = _module_key(site)
-        _add(out, module, site.path, site.line, "import", site.col)
+        _add(out, module, site.path, site.line, "path" if site.style == "path" else "import",
+             site.col)  # fmt: skip
         if site.style == "require" and not site.names:  # require('pkg').fn(…) on that line
             text = texts.get(site.path, "")
             lines = text.splitlines()

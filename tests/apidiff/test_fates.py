@@ -216,3 +216,24 @@ def test_a_namespace_whose_members_a_release_does_not_show_hides_them_not_remove
         "module.exports = {DefinePlugin, optimize};\n"}, main="lib/index.js")  # fmt: skip
     later = diff_releases("npm", bare, old)
     assert _fates(later, ["lib:optimize.ChunksPlugin"]) == {"lib:optimize.ChunksPlugin": "present"}
+
+
+def test_a_file_loaded_by_its_path_is_present_while_the_new_release_ships_it(tmp_path: Path):
+    # an `exports` map now closes every deep path, but a tool that loads the file by its path
+    # (`angular.json` scripts) still finds `dist/kit.js`; `lib/kit.js` is gone from the release
+    old = _npm(tmp_path / "old", "1.0.0", {"index.js": "exports.a = 1;\n",
+               "lib/kit.js": "window.kit = {};\n", "dist/kit.js": "window.kit = {};\n",
+               "dist/kit.min.js": "window.kit={};\n", "fonts/kit.woff": "x"})  # fmt: skip
+    new = _npm(tmp_path / "new", "2.0.0", {"index.js": "exports.a = 1;\n",
+               "dist/kit.js": "window.kit = {};\n"}, exports={".": "./index.js"})  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    names = ["lib/lib/kit.js", "lib/dist/kit.js", "lib/dist/kit.min.js", "lib/fonts/kit.woff"]
+    used = [UsedName(n, "angular.json", i + 1, "path", 5, n) for i, n in enumerate(names)]
+    got = {f.name: f.fate for f in fates(diff, used).fates}
+    assert got == {"lib/lib/kit.js": "removed", "lib/dist/kit.js": "present",
+                   # kinds of file the release as read need not keep: not known, not vouched
+                   "lib/dist/kit.min.js": "unresolved", "lib/fonts/kit.woff": "unresolved"}  # fmt: skip
+    found = fate_findings(diff, fates(diff, used), JoinResult([], [], []), "lib-2.0.0 tarball")
+    assert [(f.kind, f.path, [(h.path, h.line) for h in f.hits]) for f in found] == [
+        ("subpath_removed", "lib/lib/kit.js", [("angular.json", 1)])
+    ]

@@ -442,6 +442,30 @@ def test_a_tool_config_file_naming_the_package_as_strings_uses_it(tmp_path):
     ]
 
 
+def test_a_file_of_the_package_named_by_its_path_in_node_modules_is_a_path_use(tmp_path):
+    # angular.json's scripts, a page's <script>, a stylesheet's @import and a karma config
+    # load the package's files by path; a comment and the lock file's keys load nothing
+    root = tmp_path / "ng"
+    write(root / "package.json", '{"name": "app", "dependencies": {"domkit": "2"}}\n')
+    write(root / ".angular-cli.json", '{"apps": [{"scripts": [\n'
+          '  "../node_modules/domkit/lib/domkit.js"\n]}]}\n')  # fmt: skip
+    write(root / "src" / "index.html", '<script src="node_modules/domkit/dist/kit.js"></script>\n')
+    write(root / "src" / "styles.scss", "// @import '../node_modules/domkit/old.css';\n"
+          "@import '../node_modules/domkit/css/kit.css';\n")  # fmt: skip
+    write(
+        root / "karma.conf.js", "module.exports = { files: ['node_modules/domkit/dist/kit.js'] };\n"
+    )
+    write(root / "package-lock.json", '{"packages": {"node_modules/domkit/node_modules/x": {}}}\n')
+    rep = where_imported(CodeSearch(root, Settings()), "npm", "domkit")
+    got = [(s.path, s.line, s.module, s.subpath, s.style) for s in rep.sites]
+    assert got == [
+        (".angular-cli.json", 2, "domkit/lib/domkit.js", "lib/domkit.js", "path"),
+        ("karma.conf.js", 1, "domkit/dist/kit.js", "dist/kit.js", "path"),
+        ("src/index.html", 1, "domkit/dist/kit.js", "dist/kit.js", "path"),
+        ("src/styles.scss", 2, "domkit/css/kit.css", "css/kit.css", "path"),
+    ]
+
+
 def test_where_imported_npm_styles_subpaths_and_module_kind(jsrepo):
     cs = CodeSearch(jsrepo, Settings())
     rep = where_imported(cs, "npm", "uuid")

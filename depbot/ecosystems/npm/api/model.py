@@ -181,6 +181,15 @@ def _pattern_paths(package: NpmPackage) -> set[str]:
     return out - {"."}
 
 
+def path_files(package: NpmPackage) -> list[str]:
+    """The release's files a tool may load by their path (``node_modules/pkg/lib/x.js``),
+    whatever its ``exports`` allow: JavaScript (not minified bundles, which the unpacked
+    release need not keep), declarations and the assets code imports. A file of another
+    kind is not listed: its fate is not known from the release as read."""
+    kept = (*JS_SUFFIXES, *DECLARATION_SUFFIXES, *ASSET_SUFFIXES)
+    return [rel for rel in _files(package, kept) if ".min." not in rel.rsplit("/", 1)[-1]]
+
+
 def asset_paths(package: NpmPackage) -> list[str]:
     """The release's files of ``ASSET_SUFFIXES`` that code may import (``./dist/x.css``; all
     of them without an ``exports`` map, else those it lets through), at most ``MAX_ASSETS``."""

@@ -7,7 +7,8 @@ entry point whose exports no file of the release shows is listed as a module onl
 ``require`` loads (CommonJS) is ``cjs``: its default import is ``module.exports``, whose
 members are the names it exports; ``pkg:default`` is listed when a default import gets that
 module object (no ``__esModule`` mark). A stylesheet or other file code may import
-(``pkg/dist/pkg.css``) is a ``file``.
+(``pkg/dist/pkg.css``) is a ``file``; so is each file a tool may load by its path
+(``node_modules/pkg/lib/x.js`` in ``angular.json``): JavaScript, declarations, stylesheets.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from depbot.ecosystems.npm.api.model import (
     deep_paths,
     interop_default,
     module_object_default,
+    path_files,
     requirable,
     subpath_names,
 )
@@ -42,4 +44,6 @@ def npm_surface(package: NpmPackage, name: str) -> dict[str, str]:
             out[f"{path}:default"] = "export"  # a value whose members no file shows
     for asset in asset_paths(package):  # `import 'pkg/dist/pkg.css'`: a file, no names
         out.setdefault(f"{name}/{asset[2:]}", "file")
+    for rel in path_files(package):  # `"scripts": ["node_modules/pkg/lib/x.js"]`: by path
+        out.setdefault(f"{name}/{rel}", "file")
     return out

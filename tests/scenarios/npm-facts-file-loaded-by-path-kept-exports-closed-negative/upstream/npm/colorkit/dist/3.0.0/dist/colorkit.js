@@ -1,0 +1,1 @@
+(function (g) { g.colorkit = { attach: function (el, options) {} }; })(this);
