@@ -110,9 +110,12 @@ def outside_options(
         {(h.path, h.line, h.evidence): h for h in hits}.values(), key=lambda h: (h.path, h.line)
     )
     strong = sum(h.evidence == "strong" for h in hits)
-    note = f"{strong} option(s) {package} refuses now, among {len(objects)} options object(s) given to it"
-    return SymbolResult(package, "options_outside", hits[:_MAX_HITS], len(hits),
-                        len(hits) > _MAX_HITS, {}, note)  # fmt: skip
+    given = f"{len(objects)} options object(s) given to it"
+    note = (f"{len(hits)} place(s) that give {package} options to verify, among {given}"
+            if verify else f"{strong} option(s) {package} refuses now, among {given}")  # fmt: skip
+    kind = "options_given" if verify else "options_outside"
+    return SymbolResult(package, kind, hits[:_MAX_HITS], len(hits), len(hits) > _MAX_HITS, {},
+                        note)  # fmt: skip
 
 
 def _passed_to(text: str, local: str) -> list[tuple[int, tuple[tuple[str, int], ...]]]:

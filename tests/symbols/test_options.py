@@ -126,3 +126,13 @@ def test_options_reshaped_reach_only_the_code_that_gives_some(tmp_path):
     assert _given(_search(tmp_path / "e", {"webpack.config.js": used})) == [
         ("webpack.config.js", 1, "weak")
     ]
+
+
+def test_a_search_of_reshaped_options_says_what_it_lists(tmp_path):
+    # the options to verify, under the kind asked for; never "options it refuses now"
+    result = _search(tmp_path, {"config/loaders.js": CONFIG}).search(
+        SymbolQuery("npm", "pack-loader", "pack-loader", kind="options_given")
+    )
+    assert result.kind == "options_given"
+    assert result.note.startswith("1 place(s) that give pack-loader options to verify")
+    assert "refuses" not in result.note
