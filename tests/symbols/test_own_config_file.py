@@ -3,7 +3,7 @@ configuration (#27, config files as code)."""
 
 from __future__ import annotations
 
-from depbot.symbols.match import own_config_file
+from depbot.symbols.matchjs import own_config_file
 
 
 def test_the_package_s_own_configuration_file_is_named_after_it():

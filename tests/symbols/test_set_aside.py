@@ -65,7 +65,7 @@ def test_python_a_name_passed_by_reference_is_weak_unless_the_file_defines_it(tm
 
 
 def test_a_role_named_package_is_configured_under_its_leading_words_in_a_role_key():
-    from depbot.symbols.match import package_key, role_key
+    from depbot.symbols.matchjs import package_key, role_key
 
     assert role_key("stylekit-loader") == ("stylekit", "loader")
     assert role_key("@scope/fancy-docs-plugin") == ("fancyDocs", "plugin")
