@@ -165,16 +165,25 @@ def _exports(api: dict[str, str] | None, name: str) -> bool:
 def _file_fate(diff: ApiDiff, u: UsedName, place: str) -> Fate:
     """``node_modules/pkg/lib/x.js`` named in a config file: present while the new release
     ships the file, whatever its ``exports`` map lets ``require`` reach; removed when it does
-    not; unresolved when the old release as read shows no such file (a kind not read)."""
-    if (diff.old_api or {}).get(u.name) != "file":
+    not. A folder (``includePaths: ['node_modules/pkg/scss']``) is there while the new release
+    ships a file in it. Unresolved when the old release as read shows neither (a kind of file
+    it does not keep)."""
+    old, new = diff.old_api or {}, diff.new_api or {}
+    if old.get(u.name) == "file":
+        there, what = new.get(u.name) == "file", "no such file"
+    elif _has_files_in(old, u.name):
+        there, what = _has_files_in(new, u.name), "no file in that folder"
+    else:
         return Fate(u.name, "unresolved", "", "no such file in the old release as read", place, u)
-    if (diff.new_api or {}).get(u.name) == "file":
+    if there:
         return Fate(u.name, "present", u.name, "", place, u)
     rel = u.name.split("/", 2 if u.name.startswith("@") else 1)[-1]
-    gone = ApiChange(
-        "subpath_removed", u.name, "no such file", f"{diff.new_label} · {rel} · no such file"
-    )
+    gone = ApiChange("subpath_removed", u.name, what, f"{diff.new_label} · {rel} · {what}")
     return Fate(u.name, "removed", u.name, gone.line(), place, u, gone)
+
+
+def _has_files_in(api: dict[str, str], folder: str) -> bool:
+    return any(kind == "file" and name.startswith(folder + "/") for name, kind in api.items())
 
 
 def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:

@@ -227,13 +227,17 @@ def test_a_file_loaded_by_its_path_is_present_while_the_new_release_ships_it(tmp
     new = _npm(tmp_path / "new", "2.0.0", {"index.js": "exports.a = 1;\n",
                "dist/kit.js": "window.kit = {};\n"}, exports={".": "./index.js"})  # fmt: skip
     diff = diff_releases("npm", old, new)
-    names = ["lib/lib/kit.js", "lib/dist/kit.js", "lib/dist/kit.min.js", "lib/fonts/kit.woff"]
+    names = ["lib/lib/kit.js", "lib/dist/kit.js", "lib/dist/kit.min.js", "lib/fonts/kit.woff",
+             "lib/dist", "lib/lib"]  # fmt: skip
     used = [UsedName(n, "angular.json", i + 1, "path", 5, n) for i, n in enumerate(names)]
     got = {f.name: f.fate for f in fates(diff, used).fates}
     assert got == {"lib/lib/kit.js": "removed", "lib/dist/kit.js": "present",
                    # kinds of file the release as read need not keep: not known, not vouched
-                   "lib/dist/kit.min.js": "unresolved", "lib/fonts/kit.woff": "unresolved"}  # fmt: skip
+                   "lib/dist/kit.min.js": "unresolved", "lib/fonts/kit.woff": "unresolved",
+                   # a folder (sass includePaths) is there while a file in it ships
+                   "lib/dist": "present", "lib/lib": "removed"}  # fmt: skip
     found = fate_findings(diff, fates(diff, used), JoinResult([], [], []), "lib-2.0.0 tarball")
     assert [(f.kind, f.path, [(h.path, h.line) for h in f.hits]) for f in found] == [
-        ("subpath_removed", "lib/lib/kit.js", [("angular.json", 1)])
+        ("subpath_removed", "lib/lib/kit.js", [("angular.json", 1)]),
+        ("subpath_removed", "lib/lib", [("angular.json", 6)]),
     ]

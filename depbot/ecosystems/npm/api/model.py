@@ -40,8 +40,8 @@ from depbot.records.api import BUNDLED_DEFAULT, DEFAULT_KEPT, ApiChange
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
 SKIP_DIRS = frozenset({"node_modules", "test", "tests", "__tests__", "example", "examples", "docs"})
 MAX_DEEP_FILES = 2_000
-_MINIFIED_JS = re.compile(r"\.min\.[mc]?js$")  # what an unpacked release does not keep
 MAX_WALKED = 20_000  # files of one release looked at
+_MINIFIED_JS = re.compile(r"\.min\.[mc]?js$")  # what an unpacked release does not keep
 # files a bundler lets code import that are no JavaScript (`import 'pkg/dist/pkg.css'`)
 # (text files: artifacts.keep keeps them; images and fonts are not kept)
 ASSET_SUFFIXES = (".css", ".scss", ".sass", ".less", ".styl", ".json", ".svg")
@@ -186,8 +186,8 @@ def _pattern_paths(package: NpmPackage) -> set[str]:
 def path_files(package: NpmPackage) -> list[str]:
     """The release's files a tool may load by their path (``node_modules/pkg/lib/x.js``),
     whatever its ``exports`` allow: JavaScript (not minified scripts, which the unpacked
-    release does not keep), declarations and the assets code imports (``x.min.css`` too). A file of another
-    kind is not listed: its fate is not known from the release as read."""
+    release does not keep), declarations and the assets code imports (``x.min.css`` too).
+    A file of another kind is not listed: its fate is not known from the release as read."""
     kept = (*JS_SUFFIXES, *DECLARATION_SUFFIXES, *ASSET_SUFFIXES)
     return [rel for rel in _files(package, kept) if not _MINIFIED_JS.search(rel)]
 
