@@ -4,7 +4,8 @@ return pubsub; }``, or ``readonly client = new Client()``, in ``export class Pub
 the modules that take the service read that member's members
 (``this.pubsubService.pubsub.asyncIterator(…)``, with ``pubsubService: PubsubService``
 typed or ``new PubsubService()`` made). TAPIR's values followed through properties, one
-module on. Pure: text in, names out.
+module on. ``returned_by`` reads what a service's method hands out (``swalCustom = () => {
+return sweet; }``), for a receiver ``this.alertService.swalCustom()``. Pure: text in, names out.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 
 from depbot.symbols.javascript import closing_brace
 
-__all__ = ["held", "reads"]
+__all__ = ["held", "reads", "returned_by"]
 
 _ID = r"[A-Za-z_$][\w$]*"
 _MODS = r"(?:(?:public|private|protected|readonly|static|declare)\s+)*"
@@ -71,3 +72,34 @@ def reads(text: str, cls: str, member: str) -> list[tuple[int, str]]:
         pattern = rf"(?<![\w$.])(?:this\.)?{re.escape(h)}\??\.{re.escape(member)}\??\.({_ID})"
         out += [(m.start(), m.group(1)) for m in re.finditer(pattern, text)]
     return sorted(out)
+
+
+def returned_by(text: str, cls: str, member: str) -> str | None:
+    """What the method ``member`` of class ``cls`` in ``text`` returns, as written (``sweet``
+    of ``swalCustom = () => { return sweet; }``, of ``swalCustom() { return sweet; }``, of a
+    getter, or of an arrow with an expression body); None when the class or the member is not
+    found, or the method returns more than one thing."""
+    c = re.search(rf"\bclass\s+{re.escape(cls)}\b[^{{;]*\{{", text)
+    if c is None:
+        return None
+    body = text[c.end() : closing_brace(text, c.end() - 1)]
+    name = re.escape(member)
+    m = re.search(
+        rf"(?:^|[;{{}}\s]){_MODS}(?:async\s+)?(?:get\s+)?{name}\s*(?:=\s*(?:async\s*)?)?"
+        rf"\([^()]*\)\s*(?::[^{{=;]+)?(=>)?\s*(\{{)?",
+        body,
+    )
+    if m is None or (m.group(1) is None and m.group(2) is None):
+        return None
+    if m.group(2) is None:  # `name = () => sweet;`: an expression body
+        expr = re.match(r"\s*([^;\n]+)", body[m.end() :])
+        return expr.group(1).strip() if expr and _balanced(expr.group(1)) else None
+    block = body[m.end() : closing_brace(body, m.end() - 1)]
+    returns = re.findall(r"\breturn\s+([^;\n]+?)\s*;?\s*(?:\n|$)", block)
+    if len(set(returns)) != 1 or not _balanced(returns[0]):
+        return None  # several values, or one written over lines (`return sweet.fire({`)
+    return returns[0].strip()
+
+
+def _balanced(expr: str) -> bool:
+    return all(expr.count(a) == expr.count(b) for a, b in ("()", "[]", "{}"))

@@ -15,6 +15,7 @@ from depbot.search.jsimports import JsImport
 from depbot.symbols import javascript as code_js
 from depbot.symbols import jsaliases, jslocal
 from depbot.symbols.facts import Binding, merge
+from depbot.symbols.holders import returned_by
 from depbot.symbols.lookups import Lookups
 
 # `require('pkg')` as the whole value
@@ -193,6 +194,56 @@ class JsBindings(Lookups):
         return self._memo(
             self._fields, (path, field, package), lambda: self._this_field(path, field, package)
         )
+
+    def js_service_member(self, path: str, field: str, member: str, package: str) -> Binding | None:
+        """``this.alertService.swalCustom()`` where ``alertService`` is typed by a class of
+        the checkout (``constructor(private alertService: AlertService)``) whose method
+        ``swalCustom`` returns what the package made (``return sweet;`` with ``const sweet =
+        swal.mixin(…)`` in that module): that value, one module on; None otherwise (found
+        once per field and member)."""
+        return self._memo(
+            self._services,
+            (path, field, member, package),
+            lambda: self._service_member(path, field, member, package),
+        )
+
+    def _service_member(self, path: str, field: str, member: str, package: str) -> Binding | None:
+        for cls in code_js.typed_field(self._text(path), field):
+            found = self._local_import(path, cls, package)
+            if found is None:
+                continue
+            imp, target = found
+            declared = self._declaring(target, imp.names[cls])
+            expr = returned_by(self._text(declared), imp.names[cls], member) if declared else None
+            if declared is None or expr is None:
+                continue
+            target = declared
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", expr):
+                got = self._js_binding(target, expr, package, 1)
+            else:
+                got = self._js_origin_binding(target, code_js.js_origin(expr), package, 1)
+            if got.kind in ("package", "local-package"):
+                return Binding("local-package", member)
+        return None
+
+    def _declaring(self, path: str, cls: str, depth: int = 0) -> str | None:
+        """The file of the checkout that declares class ``cls``: ``path``, or a file a barrel
+        (``export * from './alert.service'``) re-exports it from, three barrels deep."""
+        try:
+            text = self._text(path)
+        except ToolError:
+            return None
+        if re.search(rf"\bclass\s+{re.escape(cls)}\b", text):
+            return path
+        if depth >= 3:
+            return None
+        for spec in jslocal.reexported_from(text, cls):
+            for target in jslocal.candidates(path, spec):
+                if (self.code.root / target).is_file():
+                    found = self._declaring(target, cls, depth + 1)
+                    if found is not None:
+                        return found
+        return None
 
     def _this_field(self, path: str, field: str, package: str) -> Binding | None:
         text = self._text(path)

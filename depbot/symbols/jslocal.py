@@ -73,6 +73,22 @@ def exported(text: str, imported: str) -> str | None:
 _STAR_FROM = re.compile(r"""(?<![\w$.])export\s*\*\s*from\s*(['"])([^'"\s]{1,214})\1""")
 
 
+_NAMED_FROM = re.compile(
+    r"""(?<![\w$.])export\s*\{([^{}]{1,2000})\}\s*from\s*(['"])([^'"\s]{1,214})\2"""
+)
+
+
+def reexported_from(text: str, name: str) -> list[str]:
+    """The relative specifiers a barrel may re-export ``name`` from: each ``export * from
+    './x'``, and an ``export { name } from './x'`` that lists it."""
+    out = [m.group(2) for m in _STAR_FROM.finditer(text) if m.group(2).startswith(".")]
+    for m in _NAMED_FROM.finditer(text):
+        listed = {part.split(" as ")[-1].strip() for part in m.group(1).split(",")}
+        if name in listed and m.group(3).startswith("."):
+            out.append(m.group(3))
+    return out
+
+
 def star_sources(text: str) -> list[str]:
     """The bare specifiers a module re-exports whole: ``export * from 'pkg'`` → ``pkg``."""
     return [m.group(2) for m in _STAR_FROM.finditer(text) if not m.group(2).startswith(".")]

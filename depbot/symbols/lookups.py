@@ -34,6 +34,7 @@ class Lookups:
         self._annotated: dict[tuple[str, str], list[str]] = {}
         self._classes: dict[str, frozenset[str]] = {}
         self._fields: dict[tuple[str, str, str], Binding | None] = {}
+        self._services: dict[tuple[str, str, str, str], Binding | None] = {}
         self._members: dict[tuple[str, str, str, str], Binding | None] = {}
         self._callbacks: dict[tuple[str, str, str, int], Binding | None] = {}
         self._aliases: list[jsaliases.Aliases] | None = None

@@ -331,6 +331,10 @@ class JsJudge:
                     rest = [p for p in chain[2:] if p not in ("()", "[]")]
                     return Binding("package", ".".join([field.path, *rest]))
                 return field
+            if chain[0] == "this" and chain[2:4] and chain[2] not in ("()", "[]"):
+                held = self.o.js_service_member(path, chain[1], chain[2], self.package)
+                if held is not None:  # this.alertService.swalCustom(): what the service hands out
+                    return held
         if len(chain) > 1 and chain[1] not in ("()", "[]"):  # deps.zk, deps = { zk: … }
             member = self.o.js_member(path, chain[0], chain[1], self.package)
             if member is None:  # models.User, the models module filled by a loader

@@ -1,0 +1,2 @@
+export * from './alert.service';
+export * from './customer.service';
