@@ -169,6 +169,16 @@ def test_a_method_on_what_a_module_that_imports_the_package_hands_on_is_to_verif
     })  # fmt: skip
     query = SymbolQuery("npm", "subkit", "PubSubEngine.asyncIterator", "name")
     r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    # stop 55: the service's getter returns the PubSub its module made: the value is followed
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [
+        ("src/subs/subs.resolver.ts", 4, "strong")
+    ]
+    # a service whose member the code cannot follow (set from what a caller passes): the
+    # receiver one module on is still a use to verify
+    service = ("import { PubSub } from 'subkit';\nexport class PubsubService {\n"
+               "  engine: any;\n  use(e: any) { this.engine = e; }\n  get pubsub() { return this.engine; }\n}\n")  # fmt: skip
+    write_tree(tmp_path, {"src/pubsub/pubsub.service.ts": service})
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [
         ("src/subs/subs.resolver.ts", 4, "weak")
     ]
