@@ -7,6 +7,7 @@ in quotes), then only those files are parsed (``imports.py``). Built on ``CodeSe
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 
 from depbot import ecosystems
@@ -170,16 +171,33 @@ def _path_sites(cs: CodeSearch, eco: Ecosystem, package: str) -> list[ImportSite
         except ToolError:
             continue
         lex = cs.lexmap(path)
+        hidden = _html_comments(lines) if path.endswith((".html", ".htm")) else set()
         for n, text in enumerate(lines, 1):
             for m in rx.finditer(text):
                 rest = m.group(1).rstrip("/.")
-                if not rest or lex.kind_at(n, m.start() + 1) == COMMENT:
+                if not rest or lex.kind_at(n, m.start() + 1) == COMMENT or (n, m.start()) in hidden:
                     continue
                 out.append(
                     ImportSite(path, n, m.start() + 1, trim_line(text, m.start() + 1,
                                cs.settings.hit_width), f"{package}/{rest}", package, rest, {},
                                "path", None, False)
                 )  # fmt: skip
+    return out
+
+
+def _html_comments(lines: list[str]) -> set[tuple[int, int]]:
+    """(line, column) of each ``node_modules/`` inside an HTML comment (``<!-- <script
+    src="node_modules/x/x.js"> -->``): a page that no longer loads it."""
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    out: set[tuple[int, int]] = set()
+    for c in re.finditer(r"<!--.*?(?:-->|$)", text, re.S):
+        for m in re.finditer("node_modules/", c.group(0)):
+            at = c.start() + m.start()
+            n = bisect_right(starts, at)
+            out.add((n, at - starts[n - 1]))
     return out
 
 

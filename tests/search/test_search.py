@@ -449,7 +449,9 @@ def test_a_file_of_the_package_named_by_its_path_in_node_modules_is_a_path_use(t
     write(root / "package.json", '{"name": "app", "dependencies": {"domkit": "2"}}\n')
     write(root / ".angular-cli.json", '{"apps": [{"scripts": [\n'
           '  "../node_modules/domkit/lib/domkit.js"\n]}]}\n')  # fmt: skip
-    write(root / "src" / "index.html", '<script src="node_modules/domkit/dist/kit.js"></script>\n')
+    write(root / "src" / "index.html", '<script src="node_modules/domkit/dist/kit.js"></script>\n'
+          '<!-- <script src="node_modules/domkit/dist/old.js"></script>\n'
+          '     <link href="node_modules/domkit/old.css"> -->\n')  # fmt: skip
     write(root / "src" / "styles.scss", "// @import '../node_modules/domkit/old.css';\n"
           "@import '../node_modules/domkit/css/kit.css';\n")  # fmt: skip
     write(
