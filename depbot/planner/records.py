@@ -15,7 +15,7 @@ from depbot.records.versions import semver_promise
 
 JSON = dict[str, Any]  # a tool call's arguments, a tool's result
 
-MAX_HITS_CITED = 20  # the hit ids one conclusion cites
+MAX_HITS_CITED = 50  # the hit ids one conclusion cites (as many as `conclude` takes)
 
 
 # --- the conversation ------------------------------------------------------------------------
