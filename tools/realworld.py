@@ -380,6 +380,12 @@ def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> l
                 taken = dist.npm_newest_taken(name, spec, downloads) if "404" in str(exc) else None
             except dist.DistError:
                 taken = None
+            if taken is None and "404" in str(exc) and _published(name, downloads) == []:
+                # the registry keeps the name with no release (`fs`, a security holding
+                # package): its document lists no version, as the fake registry will
+                _write(tmp / "upstream" / "npm" / name / "meta.json",
+                       (json.dumps({"versions": []}) + "\n").encode())  # fmt: skip
+                return ""
             if taken is None:
                 return f"declared release {name} {version}: not had ({exc})"
             version, doc = taken, dist.npm_release_document(name, taken, downloads)
@@ -393,6 +399,14 @@ def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> l
 
     with ThreadPoolExecutor(8) as pool:
         return [why for why in pool.map(one, sorted(wanted.items())) if why]
+
+
+def _published(name: str, downloads: Path) -> list[str] | None:
+    """The versions the registry lists for ``name``; None when it cannot say."""
+    try:
+        return dist.npm_published(name, downloads)
+    except (dist.DistError, OSError, ValueError):
+        return None
 
 
 def counts(specs: list[Spec]) -> dict[str, int]:

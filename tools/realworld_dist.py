@@ -289,11 +289,17 @@ def npm_release_document(package: str, version: str, cache: Path) -> dict:
 def npm_newest_taken(package: str, spec: str, cache: Path) -> str | None:
     """The newest stable release of ``package`` its range ``spec`` takes (the packument's
     versions, read as depbot reads them), or None."""
-    from urllib.parse import quote
-
     from depbot.ecosystems.npm.reach import newest_taken
+
+    return newest_taken(npm_published(package, cache), spec)
+
+
+def npm_published(package: str, cache: Path) -> list[str]:
+    """Every version the registry lists for ``package`` (none for a security holding
+    package such as ``fs``, whose name it keeps with no release)."""
+    from urllib.parse import quote
 
     safe = package.replace("/", "__")
     url = f"{npm_base()}/{quote(package, safe='@')}"
     data = _cached_json(url, cache / "packuments", f"{safe}.json")
-    return newest_taken(data.get("versions", {}), spec)
+    return list(data.get("versions") or {})

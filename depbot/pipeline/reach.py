@@ -213,14 +213,18 @@ def _release_in_use(
 ) -> dict[str, Any]:
     """The document of the release of ``d`` in use: ``version`` (the lock's, the pin, the
     range's lowest); a lowest that was never published gives way to the newest release the
-    range takes (what an install without a lock picks)."""
+    range takes (what an install without a lock picks). A name the registry lists with no
+    release at all installs nothing: an empty document, which needs nothing."""
     try:
         return registries.version_document(ecosystem, d.name, version)
     except UpstreamError as exc:
         if exc.kind != "not_found" or d.installed or d.pinned:
             raise
     rules = ecosystems.get(ecosystem).reach_rules()
-    newest = rules.newest_taken(registries.info(ecosystem, d.name).versions, d.spec)
+    published = registries.info(ecosystem, d.name).versions
+    if not published:  # the registry has the name and no release of it (a security holding
+        return {}  # package, one unpublished): nothing of it is installed, so it needs nothing
+    newest = rules.newest_taken(published, d.spec)
     if newest is None:
         raise UpstreamError("not_found", f"no release of {d.name} takes `{d.spec}`")
     return registries.version_document(ecosystem, d.name, newest)

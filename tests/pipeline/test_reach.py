@@ -115,6 +115,7 @@ def test_what_cannot_be_read_is_unseen_never_clean(tmp_path):
     repo, up = _world(tmp_path)
     (up / "npm" / "ui-kit" / "manifests" / "2.0.0.json").unlink()
     (up / "npm" / "ui-kit" / "manifests").rmdir()
+    (up / "npm" / "ui-kit").rmdir()  # the registry does not list it (a private package)
     got = _reach(repo, up)
     assert not got.unreached and "ui-kit 2.0.0" in got.unseen[0]
     repo2, up2 = _world(tmp_path / "big")
@@ -134,3 +135,23 @@ def test_a_package_another_workspace_declares_is_read_too(tmp_path):
     got = _reach(repo, up)
     assert got.reached == ("charts 1.0.0 needs it as a peer (`*`); it is imported at "
                            "packages/web/src/app.js:1",)  # fmt: skip
+
+
+def test_a_declared_name_with_no_release_at_all_needs_nothing(tmp_path):
+    # `"fs": "^0.0.1-security"`: the registry lists the name with no version (a security
+    # holding package) and installs nothing; a package it does not list at all (a private
+    # one) is still not seen
+    repo, up = _world(tmp_path)
+    deps = {"zone-clock": "^1.4.0", "ui-kit": "^2.0.0", "fs": "^0.0.1-security",
+            "corp-kit": "^1.0.0"}  # fmt: skip
+    _write(repo, "package.json", json.dumps({"name": "app", "dependencies": deps}))
+    _write(up, "npm/fs/meta.json", json.dumps({"versions": []}))
+    got = _reach(repo, up)
+    assert not got.unreached
+    assert [
+        u for u in got.unseen if "fs" in u.split()[3:4] or u.startswith("the release of fs")
+    ] == []
+    assert any("corp-kit" in u for u in got.unseen)
+    _write(repo, "package.json", json.dumps({"name": "app", "dependencies": {
+        "zone-clock": "^1.4.0", "ui-kit": "^2.0.0", "fs": "^0.0.1-security"}}))  # fmt: skip
+    assert _reach(repo, up).unreached  # nothing loads it, and every declared name was read
