@@ -27,6 +27,7 @@ from depbot.records.declared import Declared
 from depbot.records.reach import Reach
 from depbot.records.update import Update
 from depbot.search.code import CodeSearch
+from depbot.search.lexical import COMMENT
 from depbot.search.scope import rust_escape
 from depbot.search.sites import ImportReport
 from depbot.updates.registries import Registries
@@ -137,12 +138,23 @@ def _commands(registries: Registries, update: Update, rules: Any) -> tuple[list[
 
 
 def _unread(code: CodeSearch, rules: Any, site: Any) -> bool:
-    """Whether an import site binds only names its file never reads."""
+    """Whether an import site binds only names its file never reads: a name mentioned only
+    in a comment (``// .use(emoji)``, a call commented out) is not read."""
     try:
-        text = "\n".join(code.read_lines(site.path))
+        lines = code.read_lines(site.path)
+        lex = code.lexmap(site.path)
     except ToolError:
         return False
+    text = "\n".join(_blank(line, lex.lines.get(n, ())) for n, line in enumerate(lines, 1))
     return rules.never_read(site.style, site.names, text, site.module)
+
+
+def _blank(line: str, spans: Any) -> str:
+    """``line`` with its comments blanked (the same length: columns stay where they were)."""
+    for start, end, kind in spans:
+        if kind == COMMENT:
+            line = line[:start] + " " * (min(end, len(line)) - start) + line[end:]
+    return line
 
 
 def _named(

@@ -155,3 +155,13 @@ def test_a_declared_name_with_no_release_at_all_needs_nothing(tmp_path):
     _write(repo, "package.json", json.dumps({"name": "app", "dependencies": {
         "zone-clock": "^1.4.0", "ui-kit": "^2.0.0", "fs": "^0.0.1-security"}}))  # fmt: skip
     assert _reach(repo, up).unreached  # nothing loads it, and every declared name was read
+
+
+def test_an_import_read_only_in_a_comment_reaches_nothing(tmp_path):
+    # `const clock = require('zone-clock')` whose only other mention is a call commented out
+    repo, up = _world(tmp_path)
+    _write(repo, "src/clock.js", "const clock = require('zone-clock');\n// clock.start();\n"
+           "/* clock.stop() */\nmodule.exports = {};\n")  # fmt: skip
+    assert _reach(repo, up).unreached
+    _write(repo, "src/clock.js", "const clock = require('zone-clock');\nclock.start(); // go\n")
+    assert not _reach(repo, up).unreached
