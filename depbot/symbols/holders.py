@@ -84,12 +84,13 @@ def returned_by(text: str, cls: str, member: str) -> str | None:
         return None
     body = text[c.end() : closing_brace(text, c.end() - 1)]
     name = re.escape(member)
-    m = re.search(
+    pattern = (
         rf"(?:^|[;{{}}\s]){_MODS}(?:async\s+)?(?:get\s+)?{name}\s*(?:=\s*(?:async\s*)?)?"
-        rf"\([^()]*\)\s*(?::[^{{=;]+)?(=>)?\s*(\{{)?",
-        body,
+        rf"\([^()]*\)\s*(?::[^{{=;]+)?(=>)?\s*(\{{)?"
     )
-    if m is None or (m.group(1) is None and m.group(2) is None):
+    # the definition: a header with a body or an arrow (a call of it, `name();`, has neither)
+    m = next((d for d in re.finditer(pattern, body) if d.group(1) or d.group(2)), None)
+    if m is None:
         return None
     if m.group(2) is None:  # `name = () => sweet;`: an expression body
         expr = re.match(r"\s*([^;\n]+)", body[m.end() :])

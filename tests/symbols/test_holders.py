@@ -48,6 +48,9 @@ def test_what_a_method_of_a_class_returns_as_written():
     assert returned_by(SERVICE, "AlertService", "success") is None  # written over lines
     assert returned_by(SERVICE, "AlertService", "missing") is None
     assert returned_by(SERVICE, "OtherService", "custom") is None
+    # a call of the method before its definition is not its definition
+    called_first = "class A {\n  init() {\n    make();\n  }\n  make() { return lib.create(); }\n}\n"
+    assert returned_by(called_first, "A", "make") == "lib.create()"
 
 
 def test_a_barrel_re_exports_a_name_whole_or_by_name():

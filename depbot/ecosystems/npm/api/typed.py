@@ -15,7 +15,7 @@ value's fate stands for them as before. Parsed with tree-sitter; no code runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import tree_sitter
@@ -157,34 +157,34 @@ def _type_name(annotation: tree_sitter.Node | None) -> str:
 
 def typed_constants(program: tree_sitter.Node) -> dict[str, str]:
     """``{local name: type name}`` of the constants a file declares with a named type."""
-    out: dict[str, str] = {}
-    for statement in program.named_children:
-        node = unwrap(statement)
-        if node.type not in ("lexical_declaration", "variable_declaration"):
-            continue
-        for declarator in node.named_children:
-            if declarator.type != "variable_declarator":
-                continue
-            name = node_text(declarator.child_by_field_name("name"))
-            type_name = _type_name(declarator.child_by_field_name("type"))
-            if name and type_name:
-                out.setdefault(name, type_name)
-    return out
+    declarations = [unwrap(statement) for statement in program.named_children]
+    return _named_types(
+        d
+        for node in declarations
+        if node.type in ("lexical_declaration", "variable_declaration")
+        for d in node.named_children
+        if d.type == "variable_declarator"
+    )
 
 
 def member_types(node: tree_sitter.Node) -> dict[str, str]:
     """``{property: its type name}`` of a class, interface or object type (properties typed
     by a named type only; a method's result is not followed)."""
     body = node.child_by_field_name("body") or node.child_by_field_name("value")
+    methods = ("method_signature", "method_definition")
+    return _named_types(
+        m
+        for m in (body.named_children if body is not None else [])
+        if m.type in MEMBER_NODES and m.type not in methods
+    )
+
+
+def _named_types(nodes: Iterable[tree_sitter.Node]) -> dict[str, str]:
+    """``{name: type name}`` of the declarators or members that carry a named type."""
     out: dict[str, str] = {}
-    for member in body.named_children if body is not None else []:
-        if member.type not in MEMBER_NODES or member.type in (
-            "method_signature",
-            "method_definition",
-        ):
-            continue
-        name = node_text(member.child_by_field_name("name"))
-        type_name = _type_name(member.child_by_field_name("type"))
+    for node in nodes:
+        name = node_text(node.child_by_field_name("name"))
+        type_name = _type_name(node.child_by_field_name("type"))
         if name and type_name:
             out.setdefault(name, type_name)
     return out
