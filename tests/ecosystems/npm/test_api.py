@@ -565,3 +565,26 @@ def test_what_a_re_exported_class_makes_is_the_root_s_too(tmp_path):
     assert {"sk:new PubSub()", "sk:new PubSub().asyncIterator"} <= set(diff.old_api)
     gone = [(c.path, c.detail) for c in diff.changes if c.kind == "export_removed"]
     assert ("sk", "new PubSub().asyncIterator") in gone
+
+
+def test_a_module_wrapped_in_a_function_run_at_once_exports_what_the_wrapper_sets(tmp_path):
+    # CoffeeScript's output: the whole module inside `(function () { … }).call(this);`
+    wrapped = ("(function() {\n  var Connection, Request;\n  Connection = (function() {})();\n"
+               "  module.exports.Connection = Connection;\n  module.exports.Request = Request;\n"
+               "}).call(this);\n")  # fmt: skip
+    manifest = {"name": "db", "main": "index.js"}
+    old = _package(tmp_path / "old", manifest, {"index.js": wrapped})
+    # the new release adds what another object holds: its names are not all known, so none
+    # is said to be gone
+    assigned = ("const base = require('./base');\nclass ConnectionPool {}\n"
+                "module.exports = Object.assign({ ConnectionPool }, base.exports);\n")  # fmt: skip
+    new = _package(
+        tmp_path / "new", manifest, {"index.js": assigned, "base.js": "exports.x = 1;\n"}
+    )
+    diff = diff_releases("npm", old, new)
+    assert {"db:Connection", "db:Request"} <= set(diff.old_api)
+    assert not [c for c in diff.changes if c.kind == "export_removed"]
+    # a wrapper that takes parameters is a UMD factory's, not read as the module's body
+    umd = "(function (root, factory) {\n  module.exports.inner = 1;\n})(this, function () {});\n"
+    third = _package(tmp_path / "umd", manifest, {"index.js": umd})
+    assert "db:inner" not in diff_releases("npm", third, new).old_api

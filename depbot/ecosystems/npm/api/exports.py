@@ -327,6 +327,16 @@ def _assigned(expression: tree_sitter.Node) -> set[str]:
     if target == "module.exports":
         if right is not None and right.type == "object":
             return {"default", *_object_keys(right)}
+        if (
+            right is not None
+            and right.type == "call_expression"
+            and (node_text(right.child_by_field_name("function")) == "Object.assign")
+        ):  # `Object.assign({ ConnectionPool, Request }, base.exports)`: the literals' keys,
+            args = right.child_by_field_name("arguments")  # and what another object adds
+            items = args.named_children if args is not None else []
+            keys = {k for item in items if item.type == "object" for k in _object_keys(item)}
+            unseen = {UNSEEN} if any(item.type != "object" for item in items) else set()
+            return {"default", *keys, *unseen}
         return {"default"}
     for prefix in ("module.exports.", "exports."):
         if target.startswith(prefix) and "." not in target[len(prefix) :]:
@@ -499,9 +509,14 @@ def _typed_values(root: Path) -> TypedValues:
 
 def top_statements(program: tree_sitter.Node):
     """The file's top-level statements, and those of a top-level ``if`` and its ``else``
-    (``if (!process.env.CLIENT_ONLY) { module.exports.createServer = … }``)."""
+    (``if (!process.env.CLIENT_ONLY) { module.exports.createServer = … }``), and of a
+    wrapper that runs at once (``(function () { … module.exports.Connection = Connection;
+    }).call(this);``, as CoffeeScript and older libraries write a whole module)."""
     for node in program.named_children:
         yield node
+        body = _wrapped_body(node)
+        if body is not None:
+            yield from top_statements(body)
         if node.type != "if_statement":
             continue
         for part in (
@@ -512,6 +527,33 @@ def top_statements(program: tree_sitter.Node):
                 part = next((c for c in part.named_children if c.type == "statement_block"), None)
             if part is not None and part.type == "statement_block":
                 yield from part.named_children
+
+
+def _wrapped_body(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The body of ``(function () { … }).call(this)`` or ``(function () { … })()`` standing
+    as a statement; None for anything else (a wrapper that takes parameters is a UMD
+    factory's, read by ``umd_exports``)."""
+    call = (
+        node.named_children[0]
+        if node.type == "expression_statement" and node.named_children
+        else None
+    )
+    if call is None or call.type != "call_expression":
+        return None
+    fn = call.child_by_field_name("function")
+    if fn is not None and fn.type == "member_expression":
+        if node_text(fn.child_by_field_name("property")) != "call":
+            return None
+        fn = fn.child_by_field_name("object")
+    while fn is not None and fn.type == "parenthesized_expression":
+        fn = fn.named_children[0] if fn.named_children else None
+    if fn is None or fn.type not in ("function_expression", "function", "arrow_function"):
+        return None
+    params = fn.child_by_field_name("parameters")
+    body = fn.child_by_field_name("body")
+    if (params is not None and params.named_children) or body is None:
+        return None
+    return body if body.type == "statement_block" else None
 
 
 def _copied(node: tree_sitter.Node, program: tree_sitter.Node, ctx: _Context) -> set[str]:
