@@ -58,12 +58,23 @@ def _every_file(hits: list[Hit], n: int) -> list[Hit]:
 
 
 def impact(verdict: Verdict) -> str:
-    """``breaks 2 call sites in 1 file`` (or a plain sentence when no line was cited)."""
+    """``breaks 2 call sites in 1 file`` (or a plain sentence when no line was cited); when
+    a search found more places than the verdict cites (``conclude`` takes at most 50), it
+    says so: the cited count is not the whole."""
     hits = unique_hits(verdict.hits)
     files = len({h.path for h in hits})
     if not hits:
         return "has breaking changes that affect this repository"
-    return f"breaks {plural(len(hits), 'call site')} in {plural(files, 'file')}"
+    said = f"breaks {plural(len(hits), 'call site')} in {plural(files, 'file')}"
+    found = searched_most(verdict)
+    return f"{said} cited, of {found} places found" if found > len(hits) else said
+
+
+def searched_most(verdict: Verdict) -> int:
+    """The most places one breaking item's searches found (0 without an accounting)."""
+    acc = verdict.accounting
+    items = acc.items if acc is not None else ()
+    return max((i.hits for i in items if i.disposition == "searched"), default=0)
 
 
 def _pr_link(u: Update) -> str | None:
@@ -189,7 +200,8 @@ def _summary(verdict: Verdict, pr: str | None, text_cap: int | None) -> list[str
     parts = [
         f"**{code_span(u.package)} {neutralize_line(u.from_version)} → "
         f"{neutralize_line(u.to_version)}** "
-        f"({u.update_type} update, {u.ecosystem}{where}) {impact(verdict)} of this repository."
+        f"({u.update_type} update, {u.ecosystem}{where}) {impact(verdict)}"
+        + (" in this repository." if verdict.hits else ".")
     ]
     if pr:
         parts.append(f"Proposed by {pr}.")
@@ -222,8 +234,11 @@ def _what_broke(verdict: Verdict, quote_cap: int | None) -> tuple[list[str], int
     return parts, dropped_chars
 
 
-def _where_used(hits: list[Hit], shown: list[Hit], repo: RepoLink | None) -> list[str]:
-    """The "Where our code uses it" section: the ``shown`` hits of ``hits``."""
+def _where_used(
+    hits: list[Hit], shown: list[Hit], repo: RepoLink | None, found: int = 0
+) -> list[str]:
+    """The "Where our code uses it" section: the ``shown`` hits of ``hits`` (of ``found``
+    places the searches found, when more)."""
     parts = ["## Where our code uses it"]
     omitted_hits = len(hits) - len(shown)
     if hits:
@@ -232,6 +247,8 @@ def _where_used(hits: list[Hit], shown: list[Hit], repo: RepoLink | None) -> lis
         lines = [_hit_line(h, repo) for h in shown]
         if omitted_hits:
             lines.append(f"- … and {plural(omitted_hits, 'more call site')} (see report.json)")
+        if found > len(hits):  # more than the verdict cites: the trace has every one
+            lines.append(f"- … the searches found {found} places in all; the trace lists each")
         parts.append("\n".join(lines))
     else:
         parts.append("No line of this repository was cited; check where the package is used.")
@@ -310,7 +327,7 @@ def _assemble(
     trim_at = len(parts)
     broke, dropped_chars = _what_broke(verdict, lim.quote_cap)
     parts += broke
-    parts += _where_used(hits, shown, repo)
+    parts += _where_used(hits, shown, repo, searched_most(verdict))
     parts += _suggested_fix(verdict, lim.text_cap)
     parts += _checklist(u, hits, pr)
     parts.append(_footer(generated_at))

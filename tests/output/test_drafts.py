@@ -51,6 +51,21 @@ def test_title_says_the_impact():
     assert "has breaking changes" in render_draft(v).title
 
 
+def test_a_title_citing_fewer_places_than_the_searches_found_says_so():
+    # `conclude` cites at most 50 hits: a search that found 120 is not "breaks 50"
+    v = urllib3_verdict()
+    v.hits = [Hit(f"h{i}", f"t{i}.py", 1, "x") for i in range(50)]
+    v.accounting = Accounting(items=(ItemAccount("2.0.0", "remove x", "searched", ("x",), 120),))
+    d = render_draft(v)
+    assert (
+        d.title
+        == "urllib3 1.26.18 → 2.0.7 breaks 50 call sites in 50 files cited, of 120 places found"
+    )
+    assert "the searches found 120 places in all" in d.body
+    v.accounting = Accounting(items=(ItemAccount("2.0.0", "remove x", "searched", ("x",), 50),))
+    assert render_draft(v).title.endswith("breaks 50 call sites in 50 files")
+
+
 def test_draft_identity_marker_and_file_name():
     d = render_draft(urllib3_verdict())
     assert d.id == "pip-urllib3-2.0.7"
