@@ -13,6 +13,7 @@ at goes to ``unseen``: never a silent gap.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -89,7 +90,8 @@ def who_loads(
         return Reach(unseen=(f"a tool may load it without its name: {convention}",),
                      looked=tuple(looked))  # fmt: skip
     others = [d for d in declared if d.name != pkg]
-    needed, unseen, docs = _needed_by(registries, update, rules, others)
+    local = _workspace_packages(repo, code, eco.default_manifest)
+    needed, unseen, docs = _needed_by(registries, update, rules, others, local)
     if unseen:
         return Reach(reached=tuple(n for _, n in needed[:MAX_SHOWN]),
                      unseen=tuple(unseen[:MAX_SHOWN]), looked=tuple(looked))  # fmt: skip
@@ -242,11 +244,32 @@ def _release_in_use(
     return registries.version_document(ecosystem, d.name, newest)
 
 
+def _workspace_packages(repo: Path, code: CodeSearch, manifest: str) -> dict[str, dict[str, Any]]:
+    """``{name: its package.json}`` of each package of this checkout (a workspace of a
+    monorepo: ``"@app/common": "workspace:*"`` is read here, not asked of the registry)."""
+    out: dict[str, dict[str, Any]] = {}
+    for rel in code.files((manifest, f"**/{manifest}")):
+        try:
+            data = json.loads((repo / rel).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        name = data.get("name") if isinstance(data, dict) else None
+        if isinstance(name, str) and name:
+            out.setdefault(name, {**data, "_path": rel})
+    return out
+
+
 def _needed_by(
-    registries: Registries, update: Update, rules: Any, others: list[Declared]
+    registries: Registries,
+    update: Update,
+    rules: Any,
+    others: list[Declared],
+    local: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[list[tuple[str, str]], list[str], dict[str, dict[str, Any]]]:
     """(each declared package whose release needs it: its name and how, what could not be
-    read, the released package.json of each declared package read)."""
+    read, the released package.json of each declared package read). A package of this
+    checkout (``local``) is read from its own package.json."""
+    local = local or {}
     eco = ecosystems.get(update.ecosystem)
     unseen = [f"{len(others) - MAX_DEPENDENCIES} more declared package(s) were not read"] if len(
         others
@@ -262,6 +285,12 @@ def _needed_by(
             return _one(d)
 
     def _one(d: Declared) -> tuple[str, str, dict[str, Any] | None]:
+        if d.name in local:  # a workspace of this checkout: its own package.json says
+            doc = local[d.name]
+            how = rules.needs(
+                doc, update.package, lambda spec: eco.in_ranges(update.to_version, (spec,))
+            )
+            return (f"{d.name} ({doc['_path']} here) needs it {how}" if how else ""), "", doc
         version = _version_in_use(eco, d)
         if not version:
             return "", f"{d.name} `{d.spec}`: no version to read", None

@@ -165,3 +165,25 @@ def test_an_import_read_only_in_a_comment_reaches_nothing(tmp_path):
     assert _reach(repo, up).unreached
     _write(repo, "src/clock.js", "const clock = require('zone-clock');\nclock.start(); // go\n")
     assert not _reach(repo, up).unreached
+
+
+def test_a_workspace_of_this_checkout_is_read_from_its_own_package_json(tmp_path):
+    # `"@app/common": "^1.0.0"` in a lerna monorepo: the registry does not know it (not
+    # published, or private), and need not: the checkout has the package
+    repo, up = _world(tmp_path)
+    deps = {"zone-clock": "^1.4.0", "ui-kit": "^2.0.0", "@app/common": "^1.0.0"}
+    _write(repo, "package.json", json.dumps({"name": "app", "dependencies": deps}))
+    _write(
+        repo,
+        "packages/common/package.json",
+        json.dumps({"name": "@app/common", "version": "1.0.0"}),
+    )
+    assert _reach(repo, up).unreached
+    # a workspace that asks for it as a peer needs it: nothing loads the workspace, so not
+    # reached; once code loads the workspace, reached through it
+    _write(repo, "packages/common/package.json", json.dumps(
+        {"name": "@app/common", "version": "1.0.0", "peerDependencies": {"zone-clock": ">=1"}}))  # fmt: skip
+    assert _reach(repo, up).unreached
+    _write(repo, "src/use.js", "const common = require('@app/common');\ncommon.tick();\n")
+    got = _reach(repo, up)
+    assert any("@app/common" in r and "packages/common/package.json" in r for r in got.reached)
