@@ -267,8 +267,9 @@ def _needed_by(
     local: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[list[tuple[str, str]], list[str], dict[str, dict[str, Any]]]:
     """(each declared package whose release needs it: its name and how, what could not be
-    read, the released package.json of each declared package read). A package of this
-    checkout (``local``) is read from its own package.json."""
+    read, the released package.json of each declared package read). A package the registry
+    does not know that is a workspace of this checkout (``local``) is read from its own
+    package.json."""
     local = local or {}
     eco = ecosystems.get(update.ecosystem)
     unseen = [f"{len(others) - MAX_DEPENDENCIES} more declared package(s) were not read"] if len(
@@ -285,22 +286,22 @@ def _needed_by(
             return _one(d)
 
     def _one(d: Declared) -> tuple[str, str, dict[str, Any] | None]:
-        if d.name in local:  # a workspace of this checkout: its own package.json says
-            doc = local[d.name]
-            how = rules.needs(
-                doc, update.package, lambda spec: eco.in_ranges(update.to_version, (spec,))
-            )
-            return (f"{d.name} ({doc['_path']} here) needs it {how}" if how else ""), "", doc
+        takes = lambda spec: eco.in_ranges(update.to_version, (spec,))  # noqa: E731
         version = _version_in_use(eco, d)
-        if not version:
-            return "", f"{d.name} `{d.spec}`: no version to read", None
         try:
+            if not version:
+                raise UpstreamError("not_found", "no version to read")
             doc = _release_in_use(registries, update.ecosystem, d, version)
         except UpstreamError as exc:
-            return "", f"{d.name} {version}: {exc}"[:200], None
-        how = rules.needs(
-            doc, update.package, lambda spec: eco.in_ranges(update.to_version, (spec,))
-        )
+            if exc.kind != "not_found" or d.name not in local:
+                said = f"{d.name} {version}: {exc}" if version else f"{d.name} `{d.spec}`: {exc}"
+                return "", said[:200], None
+            # the registry does not know it, and a workspace of this checkout is it (an
+            # unpublished or private package of a monorepo): its own package.json says
+            doc = local[d.name]
+            how = rules.needs(doc, update.package, takes)
+            return (f"{d.name} ({doc['_path']} here) needs it {how}" if how else ""), "", doc
+        how = rules.needs(doc, update.package, takes)
         return (f"{d.name} {doc.get('version') or version} needs it {how}" if how else ""), "", doc
 
     with ThreadPoolExecutor(max(1, settings.registry_concurrency)) as pool:
