@@ -211,10 +211,7 @@ def released_versions(ecosystem: str, package: str, low: str, high: str, cache: 
         listed = [v for v, files in (meta.get("releases") or {}).items()
                   if files and not all(f.get("yanked") for f in files)]  # fmt: skip
     else:
-        safe = package.replace("/", "+")
-        meta = _cached_json(f"{npm_base()}/{package.replace('/', '%2F')}", cache / "npm",
-                            f"{safe}.versions.json", _NPM_ABBREVIATED)  # fmt: skip
-        listed = list(meta.get("versions") or {})
+        listed = npm_published(package, cache)
     lo, hi = parse_version(ecosystem, low), parse_version(ecosystem, high)
     if lo is None or hi is None:
         raise DistError(f"{package}: {low} or {high} is not a version")
@@ -296,10 +293,9 @@ def npm_newest_taken(package: str, spec: str, cache: Path) -> str | None:
 
 def npm_published(package: str, cache: Path) -> list[str]:
     """Every version the registry lists for ``package`` (none for a security holding
-    package such as ``fs``, whose name it keeps with no release)."""
-    from urllib.parse import quote
-
+    package such as ``fs``, whose name it keeps with no release): one packument per
+    package, read once for the versions between a case's two and for its declared releases."""
     safe = package.replace("/", "__")
     url = f"{npm_base()}/{quote(package, safe='@')}"
-    data = _cached_json(url, cache / "packuments", f"{safe}.json")
+    data = _cached_json(url, cache / "packuments", f"{safe}.json", _NPM_ABBREVIATED)
     return list(data.get("versions") or {})

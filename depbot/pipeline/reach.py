@@ -147,7 +147,7 @@ def _unread(code: CodeSearch, rules: Any, site: Any) -> bool:
         lex = code.lexmap(site.path)
     except ToolError:
         return False
-    text = "\n".join(_blank(line, lex.lines.get(n, ())) for n, line in enumerate(lines, 1))
+    text = "\n".join(_blank(line, lex.spans(n)) for n, line in enumerate(lines, 1))
     return rules.never_read(site.style, site.names, text, site.module)
 
 
