@@ -36,6 +36,9 @@ from depbot.updates.registries import Registries
 MAX_SHOWN = 4
 # an address: a script or a page it names is served from elsewhere, not this install
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s'\"<>)]+")
+# a property read off another value in code (`client.open(…)`): no name of a package
+_MEMBER = re.compile(r"[\w$)\]]\s*\??\.\s*$")
+_MEMBER_LANGUAGES = frozenset({"javascript", "python"})
 MAX_DEPENDENCIES = 150  # more declared packages than this are not all read: said, unseen
 
 
@@ -191,13 +194,19 @@ def _names_outside_comments(
 ) -> bool:
     """Whether ``text`` (line ``line`` of ``path``) names the word outside a comment and
     outside an address: a commented-out ``// import Chart from 'chart.js'`` loads nothing,
-    and ``<script src="https://js.pkg.com/v3/">`` loads a copy served from elsewhere."""
+    ``<script src="https://js.pkg.com/v3/">`` loads a copy served from elsewhere, and in
+    code ``client.open(contract)`` reads a property of another value (a string's
+    ``'views/x.ejs'`` still names ``ejs``)."""
     urls = [u.span() for u in _URL.finditer(text)]
-    return any(
-        code.context_of(path, line, m.start() + 1) != "comment"
-        and not any(a <= m.start() < b for a, b in urls)
-        for m in pattern.finditer(text)
-    )
+    members = code.lexmap(path).language in _MEMBER_LANGUAGES
+    for m in pattern.finditer(text):
+        where = code.context_of(path, line, m.start() + 1)
+        if where == "comment" or any(a <= m.start() < b for a, b in urls):
+            continue
+        if members and where == "code" and _MEMBER.search(text[: m.start()]):
+            continue
+        return True
+    return False
 
 
 def _a_tool(registries: Registries, d: Declared) -> bool:

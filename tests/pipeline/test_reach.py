@@ -67,6 +67,15 @@ def test_a_commented_out_import_reaches_nothing_but_a_string_naming_it_does(tmp_
     assert not got.unreached and "`zone-clock` named at src/load.js:2" in got.reached
 
 
+def test_a_property_of_another_value_named_like_its_command_is_no_load(tmp_path):
+    # stop 56: `client.zclock(contract)` reads a property of the client, not the package
+    repo, up = _world(tmp_path)
+    _write(repo, "src/run.ts", "const c = await client.zclock(contract);\nx?.zclock;\n")
+    assert _reach(repo, up).unreached
+    _write(repo, "src/views.js", "render('views/page.zclock');\n")  # a string still names it
+    assert "`zclock` named at src/views.js:1" in _reach(repo, up).reached
+
+
 def test_an_address_naming_it_loads_a_copy_served_elsewhere(tmp_path):
     # stop 51: `<script src="https://js.zone-clock.com/v3/">` is no load of the npm package
     repo, up = _world(tmp_path)
