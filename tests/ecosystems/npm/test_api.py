@@ -588,3 +588,25 @@ def test_a_module_wrapped_in_a_function_run_at_once_exports_what_the_wrapper_set
     umd = "(function (root, factory) {\n  module.exports.inner = 1;\n})(this, function () {});\n"
     third = _package(tmp_path / "umd", manifest, {"index.js": umd})
     assert "db:inner" not in diff_releases("npm", third, new).old_api
+
+
+def test_what_module_exports_is_set_to_gives_its_members_or_says_they_are_not_seen(tmp_path):
+    # stop 56: `module.exports = make(config)` and `const api = {…}; module.exports = api`
+    # were read as "only a default", so every name of the old release looked removed
+    manifest = {"name": "db", "main": "index.js"}
+    old = _package(
+        tmp_path / "old", manifest, {"index.js": "exports.connect = 1;\nexports.close = 1;\n"}
+    )
+
+    def removed(index: str) -> set[str]:
+        new = _package(tmp_path / str(abs(hash(index))), manifest, {"index.js": index})
+        return {c.detail for c in diff_releases("npm", old, new).changes
+                if c.kind == "export_removed"}  # fmt: skip
+
+    assert removed("const api = { connect() {} };\nmodule.exports = api;\n") == {"close"}
+    assert removed("module.exports = make({ debug: false });\n") == set()  # not seen
+    assert removed("const api = make();\nmodule.exports = api;\n") == set()
+    assert removed("module.exports = process.env.A ? require('./a') : other;\n") == set()
+    # a function, a class or an instance: what is set on it is all it has
+    assert removed("function db() {}\ndb.connect = 1;\nmodule.exports = db;\n") == {"close"}
+    assert removed("module.exports = function connect() {};\n") == {"connect", "close"}

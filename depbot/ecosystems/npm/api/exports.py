@@ -308,22 +308,87 @@ def loaded_spec(node: tree_sitter.Node) -> str | None:
     return spec if items[0].type == "string" and spec.startswith(".") else None
 
 
-def _commonjs(node: tree_sitter.Node) -> set[str]:
+def _commonjs(node: tree_sitter.Node, names: _Names) -> set[str]:
     expression = node.named_children[0] if node.named_children else None
     if expression is None:
         return set()
     if expression.type == "call_expression":
         return _defined_by_call(expression)
-    return _assigned(expression)
+    return _assigned(expression, names)
 
 
-def _assigned(expression: tree_sitter.Node) -> set[str]:
+# what `module.exports = …` may be set to with its members read elsewhere: a function or a
+# class (its statics, what is set on it), an instance made here (``Instances``)
+_SHAPED = frozenset({
+    "function_expression", "function", "arrow_function", "class", "generator_function",
+    "new_expression",
+})  # fmt: skip
+_DECLARED = frozenset({
+    "function_declaration", "class_declaration", "generator_function_declaration",
+})  # fmt: skip
+
+
+def declarations(program: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
+    """``{name: its value}`` of the module's top-level bindings: a ``const``/``let``/``var``
+    declarator's initial value, or the function or class declaration itself."""
+    out: dict[str, tree_sitter.Node] = {}
+    for node in top_statements(program):
+        if node.type in _DECLARED and (name := node.child_by_field_name("name")) is not None:
+            out.setdefault(node_text(name), node)
+        for d in node.named_children if node.type.endswith("declaration") else ():
+            name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+            if d.type == "variable_declarator" and name is not None and value is not None:
+                out.setdefault(node_text(name), value)
+    return out
+
+
+def _prototype_made(value: tree_sitter.Node | None) -> bool:
+    """Whether a binding's value is ``Object.create(proto)``: an object the module then
+    builds member by member (``req.param = …``), its members what is set on it."""
+    callee = (
+        value.child_by_field_name("function")
+        if value is not None and value.type == "call_expression"
+        else None
+    )
+    return callee is not None and node_text(callee) == "Object.create"
+
+
+def _exported_value(right: tree_sitter.Node, names: _Names) -> set[str]:
+    """The names ``module.exports = right`` gives besides what is set on it later: an object
+    literal's keys, bound directly or through a top-level name; nothing more for a function,
+    a class, an instance or an object the module builds member by member (``req.param =
+    …``); ``UNSEEN`` for what a call, a member or a condition yields (``module.exports =
+    make(config)``): its members are not known, which is not "none"."""
+    if right.type == "identifier":
+        name = node_text(right)
+        bound = names.declared.get(name)
+        if bound is None or bound.type in _DECLARED:  # a global, a wrapper's parameter, a
+            return {"default"}  # function or a class: its members are what is set on it
+        if name in names.set_on and _prototype_made(bound):
+            return {"default"}
+        right = bound
+    if right.type == "object":
+        return {"default", *_object_keys(right)}
+    if right.type in _SHAPED:
+        return {"default"}
+    return {"default", UNSEEN}
+
+
+class _Names:
+    """A module's top-level bindings and the names it sets members on, read once."""
+
+    def __init__(self, program: tree_sitter.Node) -> None:
+        self.declared = declarations(program)
+        self.set_on = set(_set_members(program)[1])
+
+
+def _assigned(expression: tree_sitter.Node, names: _Names) -> set[str]:
     if expression.type != "assignment_expression":
         return set()
     left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
     target = node_text(left)
     if target == "exports" and right is not None and right.type == "assignment_expression":
-        return _assigned(right)  # `exports = module.exports = fn`: the inner one counts
+        return _assigned(right, names)  # `exports = module.exports = fn`: the inner counts
     if target == "module.exports":
         if right is not None and right.type == "object":
             return {"default", *_object_keys(right)}
@@ -337,7 +402,7 @@ def _assigned(expression: tree_sitter.Node) -> set[str]:
             keys = {k for item in items if item.type == "object" for k in _object_keys(item)}
             unseen = {UNSEEN} if any(item.type != "object" for item in items) else set()
             return {"default", *keys, *unseen}
-        return {"default"}
+        return {"default"} if right is None else _exported_value(right, names)
     for prefix in ("module.exports.", "exports."):
         if target.startswith(prefix) and "." not in target[len(prefix) :]:
             return {target[len(prefix) :]}
@@ -469,6 +534,7 @@ def file_exports(
     ctx = _Context(file, root, depth, seen, foreign)
     names: set[str] = set()
     loaded = unread_load = False  # an entry that loads one of two builds (by environment)
+    bindings = _Names(program)
     for node in top_statements(program):
         if node.type == "export_statement":
             names |= _export_statement(node, program, ctx)
@@ -483,7 +549,7 @@ def file_exports(
             elif spec:  # a file not shipped: a module object all the same
                 unread_load = True
             else:
-                names |= _commonjs(node)
+                names |= _commonjs(node, bindings)
             names |= _copied(node, program, ctx)
         if len(names) > MAX_NAMES:
             break
@@ -682,6 +748,13 @@ def _self_resolve(root: Path, spec: str) -> Path | None:
 
 def _members_of_exported(program: tree_sitter.Node) -> set[str]:
     """`module.exports = uuid` with `uuid.v4 = v4` beside it: the members of that object."""
+    exported, assigned = _set_members(program)
+    return assigned.get(exported, set())
+
+
+def _set_members(program: tree_sitter.Node) -> tuple[str, dict[str, set[str]]]:
+    """The name `module.exports` is set to (`module.exports = uuid`, "" when none) and, for
+    each top-level name, the members the module's statements set on it (`uuid.v4 = v4`)."""
     assigned: dict[str, set[str]] = {}
     exported = ""
     for node in program.named_children:
@@ -711,4 +784,4 @@ def _members_of_exported(program: tree_sitter.Node) -> set[str]:
             if right is None or right.type != "assignment_expression":
                 break
             left, right = right.child_by_field_name("left"), right.child_by_field_name("right")
-    return assigned.get(exported, set())
+    return exported, assigned
