@@ -1,6 +1,6 @@
 """Renames a changelog sentence states, and which side of each is the old name. Pure.
 
-"`old` → `new`" (a rename list); "`github.issues.x` is now `github.rest.issues.x`" and
+"`old` → `new`" (a rename list; an item that is only "old -> new", bare); "`github.issues.x` is now `github.rest.issues.x`" and
 "`resolvedLocaleOpts` is now `resolvedLocaleOptions`" (a rename in words: API paths, or two
 names spelled alike, never a value such as `30`); "`Query` is renamed from `BaseQuery`" and
 "`newName` (formerly `oldName`)", where the old name comes second. The old names are the
@@ -21,7 +21,8 @@ def renamed(sentence: str, spans: list[Span], cands: list[Candidate], news: list
     """A rename the sentence states: its old names to ``cands``, new ones to ``news``, and
     True; False when it states none."""
     return (
-        _renamed_pairs(sentence, spans, cands, news)
+        _renamed_bare(sentence, cands, news)
+        or _renamed_pairs(sentence, spans, cands, news)
         or _renamed_one(sentence, spans, cands, news)
         or _renamed_from(sentence, spans, cands, news)
         or _renamed_by_arrow(sentence, spans, cands, news)
@@ -31,6 +32,20 @@ def renamed(sentence: str, spans: list[Span], cands: list[Candidate], news: list
 # "Renamed function `typeof` to `typeOf`, `var` to `variance`, and `eval` to `evaluate`"
 _RENAMED_WORD = re.compile(r"\brenam(?:e|ed|es|ing)\b", re.I)
 _PAIR_TO = re.compile(r"^\s+to\s+$", re.I)
+
+
+def _renamed_bare(sentence: str, cands: list[Candidate], news: list[str]) -> bool:
+    """An item that says only "old -> new", both bare names: the first is gone (searched),
+    the second replaces it."""
+    m = _BARE_ARROW.match(sentence)
+    if m is None or m.group(1) == m.group(2):
+        return False
+    name = searchable_name(callee(m.group(1)))
+    if not name or generic(name):
+        return False
+    cands.append(Candidate(name, "name"))
+    news.append(m.group(2))
+    return True
 
 
 def _renamed_pairs(
@@ -86,7 +101,10 @@ def _renamed_one(sentence: str, spans: list[Span], cands: list[Candidate], news:
 
 
 # "`old` → `new`", "`old` -> `new`" in a breaking item (a rename list under "functions renamed:")
-_RENAME_ARROW = re.compile(r"(?<=`)\s*(→|->|=>|⇒|⟶)\s*(?=`)")
+_RENAME_ARROW = re.compile(r"(?<=`)\s*(→|-->|->|==>|=>|⇒|⟶)\s*(?=`)")
+# an item that is only "old -> new", the names bare (a rename list: "getUniqueID -> getUniqueId")
+_NAME = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?"
+_BARE_ARROW = re.compile(rf"^[\s*_\-•]*({_NAME})\s*(?:→|-->|->|==>|=>|⇒|⟶)\s*({_NAME})[\s.;,*_]*$")
 # "`github.issues.x(...)` is now `github.rest.issues.x(...)`": a rename in words, when what
 # follows is itself an API path (not a value: "`timeout` is now `30`", "… `None`")
 _IS_NOW = re.compile(r"(?<=`)\s+(?:is|are)\s+now\s+(?:called\s+|named\s+)?(?=`)", re.I)

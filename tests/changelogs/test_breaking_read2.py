@@ -40,6 +40,23 @@ def test_a_rename_arrow_list_searches_the_old_names():
     assert any("daysInSpan" in i.replacements for i in items)
 
 
+def test_a_rename_list_of_bare_names_gives_each_old_name():
+    # stop 56: "getUniqueID -> getUniqueId" under "BREAKING CHANGE: capitalization changes"
+    # was read as an announcement naming nothing, and the calls of getUniqueID never searched
+    body = (
+        "- BREAKING CHANGE: more capitalization changes for API calls (see below)\n"
+        "  - getUniqueID -> getUniqueId\n"
+        "  - isAirPlaneMode -> isAirplaneMode\n"
+        "  - getDeviceTypeSync --> getDeviceType\n"
+        "  - Node 10 -> 12\n"
+    )
+    items = analyze_section(body, package="devkit")
+    found = {c.symbol for i in items for c in i.candidates}
+    assert {"getUniqueID", "isAirPlaneMode", "getDeviceTypeSync"} <= found
+    assert not found & {"getUniqueId", "isAirplaneMode", "getDeviceType", "Node"}
+    assert any("getUniqueId" in i.replacements for i in items)
+
+
 def test_an_arrow_in_a_feature_list_is_no_rename():
     items = analyze_section("### Features\n\n- `parse` → `parseStrict` fallback added\n")
     assert not any(i.candidates for i in items)
