@@ -364,19 +364,18 @@ def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> l
             declared += eco.read_manifest(repo / rel, repo, rel, (), None)[0]
         except (OSError, ValueError):
             return [f"declared releases: {rel} could not be read"]
-    wanted = {}
-    for d in declared:
+    wanted = set()  # every declaration: a name both manifests' lists declare (`^1.2.2` in
+    for d in declared:  # dependencies, `^1.2.1` in devDependencies) may be read at either
         version = d.installed or d.pinned or eco.lower_bound(d.spec)
         if d.name != pkg and version and eco.parse_version(version) is not None:
-            wanted[d.name] = version
+            wanted.add((d.name, version, d.spec))
 
-    def one(item: tuple[str, str]) -> str:
-        name, version = item
+    def one(item: tuple[str, str, str]) -> str:
+        name, version, spec = item
         try:
             doc = dist.npm_release_document(name, version, downloads)
         except dist.DistError as exc:  # a range's lowest never published: what depbot then
-            spec = next(d.spec for d in declared if d.name == name)  # takes, listed alone
-            try:
+            try:  # takes, listed alone
                 taken = dist.npm_newest_taken(name, spec, downloads) if "404" in str(exc) else None
             except dist.DistError:
                 taken = None
@@ -398,7 +397,7 @@ def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> l
         return ""
 
     with ThreadPoolExecutor(8) as pool:
-        return [why for why in pool.map(one, sorted(wanted.items())) if why]
+        return [why for why in pool.map(one, sorted(wanted)) if why]
 
 
 def _published(name: str, downloads: Path) -> list[str] | None:
