@@ -84,6 +84,17 @@ def package_key(keys: tuple[str, ...], package: str) -> str:
     return ""
 
 
+_ASSIGNED = re.compile(r"\s*(?:\|\||&&|\?\?)?=(?![=>])")
+
+
+def _written(text: str, starts: list[int], h: Any, leaf: str) -> bool:
+    """Whether the member ``leaf`` at the hit is assigned to (``a.b.leaf = v``)."""
+    if h.line > len(starts):
+        return False
+    at = text.find(leaf, starts[h.line - 1] + h.col - 1)
+    return at >= 0 and bool(_ASSIGNED.match(text, at + len(leaf)))
+
+
 class JsJudge:
     """The JavaScript half of ``Matcher``: the state it reads (``o``, ``leaf``, ``package`` …)
     is ``Matcher``'s."""
@@ -123,6 +134,13 @@ class JsJudge:
         if use.kind == "property":
             return self._js_property(h, use)
         if self.kind == "parameter":
+            if use.kind == "member" and len(use.chain) > 1 and _written(text, starts, h, self.leaf):
+                # `log.transports.file.resolvePath = fn`: an option set as a property of
+                # the package's object is the option the notes name
+                owner = use.chain[:-1]
+                b = self._js_chain_binding(h.path, owner)
+                why = f"sets the {self.leaf} option as a property"
+                return self._owner_ok(b, owner, h.path, why)
             self.skip("not an option property")
             return None
         b = self._js_use_binding(h, use)

@@ -183,3 +183,20 @@ def test_a_method_on_what_a_module_that_imports_the_package_hands_on_is_to_verif
         ("src/subs/subs.resolver.ts", 4, "weak")
     ]
     assert "src/pubsub/pubsub.service.ts" in r.hits[0].why
+
+
+def test_an_option_set_as_a_property_of_the_package_s_object_is_that_option(tmp_path):
+    # stop 56: `log.transports.file.resolvePath = fn` ("`resolvePath` option is renamed")
+    # was set aside as "not an option property", and the update called safe
+    write_tree(tmp_path, {
+        "package.json": '{"name": "app", "version": "1.0.0"}\n',
+        "src/log.ts": "import * as log from 'logkit';\n"
+                      "log.transports.file.resolvePath = vars => vars.dir;\n"
+                      "const p = log.transports.file.resolvePath;\n"
+                      "if (log.transports.file.resolvePath === p) {}\n",
+        "src/own.ts": "const cfg = { file: {} };\ncfg.file.resolvePath = () => 'x';\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "logkit", "resolvePath", "parameter")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    got = {(h.path, h.line): h.evidence for h in r.hits}
+    assert got == {("src/log.ts", 2): "strong"}  # reads of it, and the code's own object: no
