@@ -610,3 +610,8 @@ def test_what_module_exports_is_set_to_gives_its_members_or_says_they_are_not_se
     # a function, a class or an instance: what is set on it is all it has
     assert removed("function db() {}\ndb.connect = 1;\nmodule.exports = db;\n") == {"close"}
     assert removed("module.exports = function connect() {};\n") == {"connect", "close"}
+    # a relative require, a wrapper of a function of the module's: read as before
+    assert removed("const S = require('./constructor');\nmodule.exports = S;\n") == {
+        "connect", "close"}  # fmt: skip
+    wrapped = "function db() {}\nmodule.exports = deprecate.function(db, 'use x');\n"
+    assert removed(wrapped) == {"connect", "close"}

@@ -356,9 +356,10 @@ def _prototype_made(value: tree_sitter.Node | None) -> bool:
 def _exported_value(right: tree_sitter.Node, names: _Names) -> set[str]:
     """The names ``module.exports = right`` gives besides what is set on it later: an object
     literal's keys, bound directly or through a top-level name; nothing more for a function,
-    a class, an instance or an object the module builds member by member (``req.param =
-    …``); ``UNSEEN`` for what a call, a member or a condition yields (``module.exports =
-    make(config)``): its members are not known, which is not "none"."""
+    a class, an instance, an object the module builds member by member (``req.param = …``),
+    a ``require`` and a function's wrapper; ``UNSEEN`` for what another call, a member or a
+    condition yields (``module.exports = make(config)``): its members are not known, which
+    is not "none"."""
     if right.type == "identifier":
         name = node_text(right)
         bound = names.declared.get(name)
@@ -369,9 +370,26 @@ def _exported_value(right: tree_sitter.Node, names: _Names) -> set[str]:
         right = bound
     if right.type == "object":
         return {"default", *_object_keys(right)}
-    if right.type in _SHAPED:
+    if right.type in _SHAPED or _read_as_before(right, names):
         return {"default"}
     return {"default", UNSEEN}
+
+
+def _read_as_before(value: tree_sitter.Node, names: _Names) -> bool:
+    """A call whose result keeps its reading as a module object: ``require('./constructor')``
+    (the members the module sets on it), and a wrapper of a function of the module's
+    (``deprecate.function(bodyParser, …)``), which hands back a function."""
+    if value.type != "call_expression":
+        return False
+    if node_text(value.child_by_field_name("function")) == "require":
+        return True
+    args = value.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None:
+        return False
+    if first.type == "identifier":
+        first = names.declared.get(node_text(first)) or first
+    return first.type in (*_SHAPED - {"new_expression"}, *_DECLARED)
 
 
 class _Names:
