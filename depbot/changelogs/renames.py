@@ -1,10 +1,11 @@
 """Renames a changelog sentence states, and which side of each is the old name. Pure.
 
-"`old` → `new`" (a rename list; an item that is only "old -> new", bare); "`github.issues.x` is now `github.rest.issues.x`" and
-"`resolvedLocaleOpts` is now `resolvedLocaleOptions`" (a rename in words: API paths, or two
-names spelled alike, never a value such as `30`); "`Query` is renamed from `BaseQuery`" and
-"`newName` (formerly `oldName`)", where the old name comes second. The old names are the
-candidates (searched), the new ones the replacements.
+"`old` → `new`" (a rename list, and an item that is only "old -> new" with bare names);
+"`github.issues.x` is now `github.rest.issues.x`" and "`resolvedLocaleOpts` is now
+`resolvedLocaleOptions`" (a rename in words: API paths, or two names spelled alike, never a
+value such as `30`); "`Query` is renamed from `BaseQuery`" and "`newName` (formerly
+`oldName`)", where the old name comes second. The old names are the candidates (searched),
+the new ones the replacements.
 """
 
 from __future__ import annotations

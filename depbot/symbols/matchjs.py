@@ -139,7 +139,7 @@ class JsJudge:
                 # the package's object is the option the notes name
                 owner = use.chain[:-1]
                 b = self._js_chain_binding(h.path, owner)
-                why = f"sets the {self.leaf} option as a property"
+                why = f"sets the {self.leaf} option by assigning it as a property"
                 return self._owner_ok(b, owner, h.path, why)
             self.skip("not an option property")
             return None

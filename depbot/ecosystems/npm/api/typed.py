@@ -161,6 +161,7 @@ def export_equals(program: tree_sitter.Node) -> str:
 
 
 _NAMED = ("type_identifier", "nested_type_identifier")
+_PARTS = (*_NAMED, "generic_type", "intersection_type")  # an intersection's part with a name
 
 
 def _type_name(annotation: tree_sitter.Node | None) -> str:
@@ -168,8 +169,7 @@ def _type_name(annotation: tree_sitter.Node | None) -> str:
     ``: Log.Logger & { default: Log.Logger }``; "" for any other type."""
     kind = annotation.named_children[0] if annotation and annotation.named_children else None
     while kind is not None and kind.type == "intersection_type":
-        kind = next((c for c in kind.named_children if c.type in (*_NAMED, "generic_type",
-                                                                   "intersection_type")), None)  # fmt: skip
+        kind = next((c for c in kind.named_children if c.type in _PARTS), None)
     if kind is not None and kind.type == "generic_type":
         kind = kind.child_by_field_name("name")
     return node_text(kind) if kind is not None and kind.type in _NAMED else ""
