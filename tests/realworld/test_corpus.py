@@ -70,7 +70,9 @@ from tests.helpers.realworld import CORPUS
 # Stop 55: the builder records the registry's releases between the two versions (one
 # negative became unknown); 60 written blind (NPM23/24/25-STOP55-BLIND.md: 16, 11 and 12
 # passed first, one false-safe, fixed); 311 of 420 at its end.
-FLOOR = 306  # stop 55: 420 cases; 311 pass at its end
+# Stop 56: 15 more written blind (NPM27-STOP56-BLIND.md: 8 passed first); 332 of 453 at its
+# end, one held-out case lost to a reading that no longer vouches for a call's result.
+FLOOR = 325  # stop 56: 453 cases; 332 pass at its end
 # expected affected, got not_affected: only these, each a held-out case that came in so;
 # the list only shrinks (prettier-3 left it at stop 43: unknown; yargs-18 and nodemailer-7
 # at stop 45: unknown, an import the API diff could not find is vouched for by nothing)
