@@ -94,21 +94,3 @@ def test_an_exports_map_without_types_reads_the_declarations_typesversions_maps(
         (root / rel).write_text(text)
     diff = diff_releases("npm", root, _package(tmp_path / "new", NEW))
     assert "fk:faker.company.companyName" in diff.old_api  # from dist/types/index.d.ts
-
-
-def test_a_module_set_by_export_equals_to_a_typed_constant_has_its_interface_s_members(tmp_path):
-    # stop 56: `declare const Log: Log.Logger & { default: Log.Logger }; export = Log;`, the
-    # interface in the namespace merged with the constant and its base named inside it
-    def log(members: str) -> str:
-        return ("declare namespace Log {\n  interface LogFunctions { error(...p: any[]): void; }\n"
-                f"  interface Transports {{ {members} }}\n"
-                "  interface Logger extends LogFunctions { transports: Transports; }\n}\n"
-                "declare const Log: Log.Logger & { default: Log.Logger };\nexport = Log;\n")  # fmt: skip
-
-    manifest = {"name": "lg", "main": "index.js", "types": "index.d.ts"}
-    old = _package(tmp_path / "old", {"index.d.ts": log("file: {}; console: {};")}, manifest)
-    new = _package(tmp_path / "new", {"index.d.ts": log("console: {};")}, manifest)
-    diff = diff_releases("npm", old, new)
-    assert {"lg:error", "lg:transports", "lg:transports.file", "lg:default"} <= set(diff.old_api)
-    removed = {c.detail for c in diff.changes if c.kind == "export_removed"}
-    assert "transports.file" in removed and "transports.console" not in removed

@@ -90,37 +90,19 @@ Load = Callable[[str], "tuple[tree_sitter.Node, Callable[[], set[str]]] | None"]
 
 
 def declared_types(program: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
-    """The interfaces, classes and object type aliases a file declares, by name; those of a
-    namespace (``declare namespace Log { interface Logger … }``) as ``Log.Logger``, and by
-    their own name too where the file declares no other of that name (a base named inside
-    the namespace: ``interface Logger extends LogFunctions``)."""
+    """The interfaces, classes and object type aliases a file declares, by name."""
     types: dict[str, list[tree_sitter.Node]] = {}  # an interface may be declared twice (merged)
-    inner: dict[str, list[tree_sitter.Node]] = {}
     for statement in program.named_children:
         node = unwrap(statement)
         name = node_text(node.child_by_field_name("name"))
         if not name:
             continue
-        if _a_type(node):
+        if node.type in _TYPES or (
+            node.type == "type_alias_declaration"
+            and getattr(node.child_by_field_name("value"), "type", "") == "object_type"
+        ):
             types.setdefault(name, []).append(node)
-        elif node.type in ("internal_module", "module"):
-            body = node.child_by_field_name("body")
-            for child in body.named_children if body is not None else []:
-                member = unwrap(child)
-                own = node_text(member.child_by_field_name("name"))
-                if own and _a_type(member):
-                    types.setdefault(f"{name}.{own}", []).append(member)
-                    inner.setdefault(own, []).append(member)
-    for name, nodes in inner.items():
-        types.setdefault(name, nodes)
     return types
-
-
-def _a_type(node: tree_sitter.Node) -> bool:
-    return node.type in _TYPES or (
-        node.type == "type_alias_declaration"
-        and getattr(node.child_by_field_name("value"), "type", "") == "object_type"
-    )
 
 
 def named_imports(program: tree_sitter.Node) -> dict[str, tuple[str, str]]:

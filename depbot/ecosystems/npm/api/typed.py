@@ -59,10 +59,6 @@ class TypedValues:
         aliases = export_aliases(program)
         typed = typed_constants(program)
         out: set[str] = set()
-        equals = export_equals(program)  # `export = log` with `declare const log: Log.Logger`:
-        if equals and typed.get(equals):  # the module object's own members
-            found = self._names(equals, file, program, typed[equals], LEVELS, frozenset())
-            out |= {n.split(".", 1)[1] for n in found}
         for name in sorted(exported):
             if "(" in name or "." in name:
                 continue
@@ -151,28 +147,12 @@ class TypedValues:
         return self._programs[file]
 
 
-def export_equals(program: tree_sitter.Node) -> str:
-    """The local name a declaration file's ``export = name`` gives as the module; "" if none."""
-    for statement in program.named_children:
-        if statement.type == "export_statement" and "=" in {c.type for c in statement.children}:
-            named = [c for c in statement.named_children if c.type == "identifier"]
-            return node_text(named[0]) if named else ""
-    return ""
-
-
-_NAMED = ("type_identifier", "nested_type_identifier")
-_PARTS = (*_NAMED, "generic_type", "intersection_type")  # an intersection's part with a name
-
-
 def _type_name(annotation: tree_sitter.Node | None) -> str:
-    """``Faker`` of ``: Faker``, ``: Faker<T>``, ``: Log.Logger`` or the first named part of
-    ``: Log.Logger & { default: Log.Logger }``; "" for any other type."""
+    """``Faker`` of ``: Faker`` or ``: Faker<T>``; "" for any other type."""
     kind = annotation.named_children[0] if annotation and annotation.named_children else None
-    while kind is not None and kind.type == "intersection_type":
-        kind = next((c for c in kind.named_children if c.type in _PARTS), None)
     if kind is not None and kind.type == "generic_type":
         kind = kind.child_by_field_name("name")
-    return node_text(kind) if kind is not None and kind.type in _NAMED else ""
+    return node_text(kind) if kind is not None and kind.type == "type_identifier" else ""
 
 
 def typed_constants(program: tree_sitter.Node) -> dict[str, str]:
