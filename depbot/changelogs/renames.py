@@ -105,7 +105,7 @@ def _renamed_one(sentence: str, spans: list[Span], cands: list[Candidate], news:
 _RENAME_ARROW = re.compile(r"(?<=`)\s*(→|-->|->|==>|=>|⇒|⟶)\s*(?=`)")
 # an item that is only "old -> new", the names bare (a rename list: "getUniqueID -> getUniqueId")
 _NAME = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?"
-_BARE_ARROW = re.compile(rf"^[\s*_\-•]*({_NAME})\s*(?:→|-->|->|==>|=>|⇒|⟶)\s*({_NAME})[\s.;,*_]*$")
+_BARE_ARROW = re.compile(rf"^[\s*•-]*({_NAME})\s*(?:→|-->|->|==>|=>|⇒|⟶)\s*({_NAME})[\s.;,*]*$")
 # "`github.issues.x(...)` is now `github.rest.issues.x(...)`": a rename in words, when what
 # follows is itself an API path (not a value: "`timeout` is now `30`", "… `None`")
 _IS_NOW = re.compile(r"(?<=`)\s+(?:is|are)\s+now\s+(?:called\s+|named\s+)?(?=`)", re.I)
