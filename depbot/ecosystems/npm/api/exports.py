@@ -393,11 +393,16 @@ def _read_as_before(value: tree_sitter.Node, names: _Names) -> bool:
 
 
 class _Names:
-    """A module's top-level bindings and the names it sets members on, read once."""
+    """A module's top-level bindings, the name ``module.exports`` is set to and the members
+    its statements set on each name, read once per file."""
 
     def __init__(self, program: tree_sitter.Node) -> None:
         self.declared = declarations(program)
-        self.set_on = set(_set_members(program)[1])
+        self.exported, self.set_on = _set_members(program)
+
+    def members_of_exported(self) -> set[str]:
+        """`module.exports = uuid` with `uuid.v4 = v4` beside it: the members of that object."""
+        return self.set_on.get(self.exported, set())
 
 
 def _assigned(expression: tree_sitter.Node, names: _Names) -> set[str]:
@@ -573,7 +578,7 @@ def file_exports(
             break
     if unread_load and not loaded:
         names.add("default")
-    names |= _members_of_exported(program)
+    names |= bindings.members_of_exported()
     names |= umd_exports(program) or set()  # `module.exports = factory()` inside a wrapper
     made = Instances(parse, lambda base, spec: resolve_relative(base, spec, root)).members(
         file, program
@@ -762,12 +767,6 @@ def _self_resolve(root: Path, spec: str) -> Path | None:
         if found is not None:
             return found
     return None
-
-
-def _members_of_exported(program: tree_sitter.Node) -> set[str]:
-    """`module.exports = uuid` with `uuid.v4 = v4` beside it: the members of that object."""
-    exported, assigned = _set_members(program)
-    return assigned.get(exported, set())
 
 
 def _set_members(program: tree_sitter.Node) -> tuple[str, dict[str, set[str]]]:
