@@ -56,6 +56,19 @@ _COUNT_FAILS = re.compile(
     r"(?:supported|allowed|possible)|not\s+supported|an\s+error)\b|\b(?:has\s+been|was)\s+removed\b",
     re.I,
 )
+# "remove arguments from `new Zip()`", "`init()` no longer takes any arguments": a call that
+# still passes one breaks; a call without any is the kept form
+_NO_ARGS_OF = re.compile(
+    r"\bremov(?:e|es|ed|ing)\s+(?:the\s+|all\s+|any\s+)?(?:arguments|parameters|args)\s+"
+    r"(?:from|of)\s+(?:the\s+)?$",
+    re.I,
+)
+_NO_ARGS_AFTER = re.compile(
+    r"^\s*(?:constructor\s+|function\s+|method\s+)?(?:(?:no\s+longer|does\s+not|doesn't)\s+"
+    r"(?:accepts?|takes?)\s+(?:any\s+)?|(?:now\s+)?(?:accepts?|takes?)\s+no\s+)"
+    r"(?:arguments|parameters|args)\b",
+    re.I,
+)
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _ASYNC = re.compile(
     r"\b(is|are)\s+now\s+async(hronous)?\b|\bnow\s+returns?\s+a\s+promise\b|\bnow\s+a\s+coroutine\b",
@@ -145,6 +158,9 @@ def required_arg_candidates(sentence: str, spans: list[Span]) -> list[Candidate]
 def call_form_candidates(sentence: str, spans: list[Span], package: str) -> list[Candidate] | None:
     """The calls' form changed (keyword-only arguments, callbacks to promises, async, a literal
     argument no longer understood): their candidates, or None when the sentence says none."""
+    bare = _no_arguments(sentence, spans)
+    if bare:
+        return bare
     if _POSITIONAL.search(sentence):
         return _positional_candidates(sentence, spans)
     counted = _ARG_COUNT.search(sentence)
@@ -231,6 +247,21 @@ def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
         return _named_kind_parameter(sentence)
     kind = kinds.pop()
     return [Candidate(callee(f.text), "arg_kind", arg=kind) for f in funcs]
+
+
+def _no_arguments(sentence: str, spans: list[Span]) -> list[Candidate]:
+    """Calls of each callable the sentence says takes no arguments any more, with any."""
+    out = []
+    for i, s in enumerate(spans):
+        text = re.sub(r"^new\s+", "", s.text.strip())
+        before = sentence[max(spans[i - 1].end if i else 0, s.start - 60) : s.start]
+        after = sentence[s.end : s.end + 60]
+        if not CALL.match(text) or not (_NO_ARGS_OF.search(before) or _NO_ARGS_AFTER.match(after)):
+            continue
+        name = searchable_name(callee(text))
+        if name:  # written as a call: a short or common name is one here
+            out.append(Candidate(name, "positional", max_positional=0))
+    return out
 
 
 def _positional_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:

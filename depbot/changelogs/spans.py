@@ -149,6 +149,17 @@ _GONE_USE_BEFORE = re.compile(
     r"setting|providing)\s+(?:the\s+|a\s+|an\s+)?$",
     re.I,
 )
+# "Dropped support for `onLimitReached` method", "Removed support for `referencesKey`": the
+# name after "support for" is what went (a runtime, "support for `Node 10`", is no name)
+_SUPPORT_GONE_BEFORE = re.compile(
+    r"\b(?:drop(?:s|ped)?|remov(?:e|es|ed)|delet(?:e|es|ed))\s+(?:the\s+)?(?:built-?in\s+)?"
+    r"support\s+for\s+(?:the\s+)?$",
+    re.I,
+)
+# language words a notes item puts in backticks ("support for `async` functions"): no API
+_LANGUAGE_WORDS = frozenset(
+    "async await class const function import export let new null this var yield lambda".split()
+)
 _NEW_AFTER = re.compile(
     r"^\s*(is|are)\s+(used|recommended|preferred)\s+instead|^\s*instead\b(?!\s+of)"
     # "removed the X method, `form` is now available in `Form.useForm`": what takes its place
@@ -198,6 +209,13 @@ def roles(sentence: str, spans: list[Span]) -> list[tuple[str, str]]:
                 role, owner = "param", _owner_of_param(sentence, spans, i)
         elif _OLD_BEFORE.search(before):
             role = "old"
+        elif (
+            _SUPPORT_GONE_BEFORE.search(before)
+            and (IDENT.match(s.text) or DOTTED.match(s.text))
+            and s.text not in _LANGUAGE_WORDS
+        ):
+            role = "param" if _PARAM_AFTER.search(after) and "." not in s.text else "old"
+            owner = _owner_of_param(sentence, spans, i) if role == "param" else ""
         elif _NEW_AFTER.search(after):
             role = "new"
         elif (

@@ -5,6 +5,7 @@ import pytest
 
 from depbot.changelogs.breaking import analyze_section
 from depbot.changelogs.candidates import extract_candidates
+from depbot.changelogs.wording import Candidate
 from tests.helpers.changelogs import cands
 
 
@@ -240,6 +241,20 @@ def test_support_dropped_for_passing_an_option_is_that_option_removed():
     assert cands("We no longer support passing the `verbose` flag to `run()`.") == [
         ("verbose", "parameter", "run")
     ]
+
+
+def test_support_dropped_for_a_named_option_or_method_is_that_name_removed():
+    # "support for" read as context: the item announced a break and named nothing to search
+    assert cands("Dropped support for `headers` option") == [("headers", "parameter")]
+    assert cands("Dropped support for `onLimitReached` method") == [
+        ("onLimitReached", "name", "call")
+    ]
+    assert cands("Removed support for `referencesKey`, use a references object") == [
+        ("referencesKey", "name")
+    ]
+    # a runtime, a language word or a value is no API name
+    assert cands("Dropped support for `Node 10`") == []
+    assert cands("Drop support for `async` functions") == []
 
 
 def test_an_option_of_a_callable_that_now_behaves_otherwise_reaches_calls_passing_it():
@@ -540,3 +555,22 @@ def test_a_config_key_is_never_the_package_s_name_nor_the_new_name():
     got = [(c.symbol, c.kind) for i in analyze_section(body, package="lint-config-pretty")
            for c in i.candidates]  # fmt: skip
     assert got == [("max-depth", "config_key")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Update types of `load`, and remove arguments from `new Zipper()` (see #752)",
+        "`new Zipper()` no longer accepts arguments",
+        "`Zipper()` now takes no arguments",
+    ],
+)
+def test_a_callable_that_takes_no_arguments_any_more_reaches_only_calls_passing_some(text):
+    # before: an announced break that named nothing, or every call of it to verify
+    assert extract_candidates(text, context="Breaking", package="pkg")[0] == [
+        Candidate("Zipper", "positional", max_positional=0)
+    ]
+
+
+def test_a_callable_that_now_takes_arguments_is_not_one_that_takes_none():
+    assert extract_candidates("`Zipper()` now takes arguments", package="pkg")[0] == []

@@ -200,3 +200,16 @@ def test_an_option_set_as_a_property_of_the_package_s_object_is_that_option(tmp_
     r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
     got = {(h.path, h.line): h.evidence for h in r.hits}
     assert got == {("src/log.ts", 2): "strong"}  # reads of it, and the code's own object: no
+
+
+def test_a_constructor_that_takes_no_arguments_any_more_reaches_the_calls_passing_some(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "api", "version": "1.0.0"}\n',
+        "src/a.ts": "import Zipper from 'zipkit';\n"
+                    "const z = new Zipper();\n"
+                    "const y = new Zipper(data);\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "zipkit", "Zipper", "positional", max_positional=0)
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/a.ts", 3, "strong")]
+    assert r.excluded.get("no extra positional arguments") == 1
