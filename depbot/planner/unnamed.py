@@ -125,7 +125,11 @@ _MODULE_FORMAT = re.compile(
     r"|\bis\s+now\s+(?:an?\s+)?(?:ESM|ES\s?modules?)(?:\s+(?:only|first|package))?\s*[.!]?\s*$"
     r"|\b(?:drop(?:ped|s)?|remov(?:e|ed|es))\s+(?:the\s+)?(?:support\s+for\s+)?(?:CommonJS|CJS)"
     r"(?:\s+(?:build|builds|support|entry|entries|version|bundle))?\s*[.!]?\s*$"
-    r"|\bno\s+longer\s+(?:ships?|provides?|publish(?:es)?)\s+(?:an?\s+)?(?:CommonJS|CJS)\b",
+    r"|\bno\s+longer\s+(?:ships?|provides?|publish(?:es)?)\s+(?:an?\s+)?(?:CommonJS|CJS)\b"
+    # "Breaking: changed exports. See README.", "Remove React Native extra files."
+    r"|\bchanged\s+(?:the\s+)?(?:package'?s?\s+|module'?s?\s+)?exports\s*(?:[.!]|$)"
+    r"|^\W*remov(?:e|ed|es)\s+(?:the\s+|some\s+)?(?:[A-Z][\w-]*\s+){0,3}(?:extra|unused|"
+    r"unnecessary|redundant)\s+files\s*[.!]?\s*$",
     re.I,
 )
 _EMPHASIS = re.compile(r"(?<![A-Za-z0-9])[*_]+|[*_]+(?![A-Za-z0-9])")  # markdown emphasis

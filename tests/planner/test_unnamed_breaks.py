@@ -225,13 +225,16 @@ def test_an_item_about_the_package_s_module_format_is_one_the_api_diff_reads():
 
     for text in ("Remove subpath exports from *package.json*.", "yargs is now ESM first",
                  "The package is now pure ESM.", "Drop CommonJS build",
-                 "remove deep requires (daf72b8)", "`exports` map closes `lib/*`"):  # fmt: skip
+                 "remove deep requires (daf72b8)", "`exports` map closes `lib/*`",
+                 "Breaking: changed exports. See README.", "Remove React Native extra files."):  # fmt: skip
         assert module_format_item(text), text
     # the format of what a tool emits, a behaviour, a demand on the code: not the entry points
     for text in ("use ES Module export instead of CommonJS (3c7bf2c)",
                  "drop commonjs support and require node 18",
                  "command names are not derived from modules passed to `command`.",
-                 "Make millisecond timer namespace specific"):  # fmt: skip
+                 "Make millisecond timer namespace specific",
+                 "changed exports of `parse` to return a promise",
+                 "Remove support for config files", "Remove legacy `.babelrc` files"):  # fmt: skip
         assert not module_format_item(text), text
 
 
