@@ -442,7 +442,10 @@ def use_at(text: str, line_starts: list[int], line: int, col: int, leaf: str) ->
         return JsUse(line, col, "member", leaf, (*receiver, leaf), call, awaited)
     k = _before_token(text, start)
     is_prop = j < len(text) and text[j] == ":" and k >= 0 and text[k] in "{,"
-    is_short = k >= 0 and text[k] in "{," and j < len(text) and text[j] in ",}"
+    after = j  # a shorthand key may end its line: `{\n  a,\n  leaf\n}`
+    while after < len(text) and text[after] in " \t\r\n":
+        after += 1
+    is_short = k >= 0 and text[k] in "{," and after < len(text) and text[after] in ",}"
     if is_prop or is_short:
         source = _destructured_from(text, start)
         if source:  # `const { inflateRaw: raw } = Z`: a read of Z.inflateRaw

@@ -83,7 +83,9 @@ class Matcher(CallShapeRules, PyJudge, JsJudge):
         globs: tuple[str, ...] = ecosystems.get(self.eco).source_globs
         if self.kind == "config_key":
             globs = (self.of,) if self.of else globs + CONFIG_GLOBS
-        pattern = rf"{re.escape(self.leaf)}\s*[:=]" if self.kind == "parameter" else self.leaf
+        # an option key: `leaf: v`, `leaf = v` (a default), or shorthand `{ leaf }`, `{ leaf, … }`
+        param = rf"{re.escape(self.leaf)}\s*(?:[:=,}}]|$)"
+        pattern = param if self.kind == "parameter" else self.leaf
         hits: list[SymbolHit] = []
         seen = 0
         truncated = False

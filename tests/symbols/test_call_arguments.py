@@ -213,3 +213,24 @@ def test_a_constructor_that_takes_no_arguments_any_more_reaches_the_calls_passin
     r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
     assert [(h.path, h.line, h.evidence) for h in r.hits] == [("src/a.ts", 3, "strong")]
     assert r.excluded.get("no extra positional arguments") == 1
+
+
+def test_a_removed_option_given_in_shorthand_is_a_use(tmp_path):
+    # `{ makeId, plugins }`: the key was never read (the search looked for `makeId:` only)
+    write_tree(tmp_path, {
+        "package.json": '{"name": "api", "version": "1.0.0"}\n',
+        "src/a.js": "import { create } from 'stylekit';\n"
+                    "const makeId = () => 'x';\n"
+                    "const sheet = create({\n"
+                    "  makeId,\n"
+                    "  plugins: [],\n"
+                    "});\n"
+                    "create({ plugins: [], makeId });\n"
+                    "create({\n  plugins: [],\n  makeId\n});\n"
+                    "const mine = { makeId };\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "stylekit", "makeId", "parameter")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    got = [(h.line, h.evidence) for h in r.hits]
+    # an object built here, its call not followed: weak, as for `{ makeId: 1 }`
+    assert got == [(4, "strong"), (7, "strong"), (10, "strong"), (12, "weak")]
