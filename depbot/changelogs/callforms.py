@@ -222,11 +222,33 @@ def _named_kind_parameter(sentence: str) -> list[Candidate]:
     return [Candidate(name, "arg_kind", arg=kinds[0])]
 
 
+# "Changed behavior of `delayMs` when set to a number": only the calls (or options) given a
+# value of that kind meet the change; ``arg`` is ``when-<kind>``
+_WHEN_KIND = re.compile(
+    r"\b(?:behaviou?r|meaning|handling|semantics)\s+of\s+(`+)(?P<name>[A-Za-z_$][\w$.]{0,60}"
+    r"(?:\(\))?)\1(?:\s+(?:option|parameter|argument|setting|prop))?\s+(?:when|if)\s+"
+    r"(?:it\s+is\s+|it's\s+)?(?:set\s+to|given|passed)\s+(?:as\s+)?(?:an?\s+)?(?P<kind>\w{2,20})",
+    re.I,
+)
+
+
+def _when_kind(sentence: str) -> list[Candidate]:
+    m = _WHEN_KIND.search(sentence)
+    kinds = [k for k, pattern in _VALUE_KINDS if m and re.fullmatch(pattern, m["kind"], re.I)]
+    name = searchable_name(callee(m["name"])) if m and kinds else ""
+    return [Candidate(name, "arg_kind", arg=f"when-{kinds[0]}")] if name else []
+
+
 def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
     """Calls of each named callable that pass a value of the kind the sentence says is no
     longer accepted ("plain strings are no longer accepted by `execute()`"), or of any other
     kind than the one it now insists on ("`send()` now throws if the body is not a string":
-    ``arg`` ``non-string``); [] when it names no such kind or no callable."""
+    ``arg`` ``non-string``), or that behaves otherwise when given one ("Changed behavior of
+    `delayMs` when set to a number": ``when-number``); [] when it names no such kind or no
+    callable."""
+    when = _when_kind(sentence)
+    if when:
+        return when
     insists = _THROWS_UNLESS.search(sentence)
     if insists is not None:
         wanted = [k for k, pattern in _VALUE_KINDS if re.fullmatch(pattern, insists.group(1), re.I)]

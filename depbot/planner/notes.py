@@ -98,10 +98,16 @@ def describe(cand: Candidate, package: str, version: str, entry: Entry | None = 
         return f"`{s}` moved out of {package} into another distribution in {version}"
     if kind == "behaviour" and entry is not None:
         return f'`{s}()` behaves differently since {version}: "{_quoted(entry)}"'
+    if kind == "arg_kind" and (cand.arg or "").startswith("when-") and entry is not None:
+        return (
+            f'`{s}` given a {cand.arg[5:]} behaves differently since {version}: "{_quoted(entry)}"'
+        )
     if kind == "arg_kind" and (cand.arg or "").startswith("non-"):
         return f"`{s}()` now throws unless given a {cand.arg[4:]} ({version})"
     if kind == "subpath" and s == package:
         return f"{package} {version} no longer serves deep imports (`{package}/…` entry points)"
+    if kind == "positional" and cand.max_positional == 0:
+        return f"`{s}()` takes no arguments since {version}"
     if kind == "positional" and entry is not None and _KEYWORD_ONLY.search(entry.item):
         return f"`{s}()` takes its parameters by keyword only since {version}"
     return {
@@ -172,8 +178,15 @@ def fix(cands: list[Pair], package: str, to: str) -> str:
             parts.append(f"Import from `{package}` itself instead of its deep paths.")
         elif kind == "subpath":
             parts.append(f"Replace `require('{s}')` with the named export of the package root.")
+        elif kind == "positional" and cand.max_positional == 0:
+            parts.append(f"Call `{s}()` without arguments, the way the quote shows.")
         elif kind == "positional":
             parts.append(f"Pass the extra arguments of `{s}()` by keyword.")
+        elif kind == "arg_kind" and (cand.arg or "").startswith("when-"):
+            parts.append(
+                f"Check each {cand.arg[5:]} given to `{s}` listed above against the changed "
+                f'behaviour quoted above ("{_quoted(entry, 120)}") and adapt it.'
+            )
         elif kind == "arg_kind" and (cand.arg or "").startswith("non-"):
             parts.append(f"Give every call of `{s}()` listed above a {cand.arg[4:]}.")
         elif kind == "behaviour":

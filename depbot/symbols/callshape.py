@@ -125,12 +125,15 @@ class CallShapeRules:
         ``non-<kind>``: the call now throws unless given that kind; literals of it are safe."""
         if self.arg.startswith("non-"):
             return self._kind_insisted(call, self.arg[4:], evidence, who)
-        if self.arg in call.arg_kinds:
-            return evidence, f"{who}, called with a {self.arg} literal it no longer accepts"
+        changed = self.arg.startswith("when-")  # behaves otherwise given that kind
+        wanted = self.arg.removeprefix("when-")
+        if wanted in call.arg_kinds:
+            then = "whose handling of one changed" if changed else "it no longer accepts"
+            return evidence, f"{who}, called with a {wanted} literal {then}"
         if call.star or "name" in call.arg_kinds or call.keywords:
-            why = f"{WEAK_USE}: {who}, passed a value of unknown kind (no longer a {self.arg})"
-            return "weak", why
-        self.skip(f"passes no {self.arg}")
+            then = f"the change is for a {wanted}" if changed else f"no longer a {wanted}"
+            return "weak", f"{WEAK_USE}: {who}, passed a value of unknown kind ({then})"
+        self.skip(f"passes no {wanted}")
         return None
 
     def _kind_insisted(

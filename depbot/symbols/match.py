@@ -43,6 +43,10 @@ SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shap
 _PATCH_CALL = re.compile(r"(?:\bpatch|\bsetattr)\s*\(\s*[rbu]?['\"]$")
 
 
+# a number or a name standing alone as an object key's value, before what closes it
+_PLAIN_VALUE = re.compile(r"(-?\d[\w.]*|[A-Za-z_$][\w$.]*)\s*(?:[,;})\]]|$)")
+
+
 class Matcher(CallShapeRules, PyJudge, JsJudge):
     """One search_symbol call for the name-like kinds."""
 
@@ -402,22 +406,21 @@ class Matcher(CallShapeRules, PyJudge, JsJudge):
         """``arg_kind`` of an option key: the kind of the value the object gives it."""
         text = self._line(h)[h.col - 1 + len(self.leaf) :] if h.col > 0 else ""
         value = text.split(":", 1)[1] if text.lstrip().startswith(":") else ""
-        kind = code_js.arg_kind(value) if value.strip() else ""
+        value = code_js.without_line_comments(value).strip()
+        plain = _PLAIN_VALUE.match(value)  # `waitMs: delay });`: the value, not what ends it
+        value = plain.group(1) if plain else value
+        kind = code_js.arg_kind(value) if value else ""
         callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
         ours = callee is not None and callee.kind in ("package", "local-package")
-        if kind == self.arg and ours:
-            return (
-                "strong",
-                f"sets {self.leaf} to a {kind} in a call of {self.package}, which no longer accepts one",
-            )
+        changed = self.arg.startswith("when-")  # behaves otherwise given that kind
+        wanted = self.arg.removeprefix("when-")
+        if kind == wanted and ours:
+            then = "whose handling of one changed" if changed else "which no longer accepts one"
+            return "strong", f"sets {self.leaf} to a {kind} in a call of {self.package}, {then}"
         if kind == "name" and ours:
-            return (
-                "weak",
-                f"{WEAK_USE}: sets {self.leaf} to a value of unknown kind (no longer a {self.arg})",
-            )
-        self.skip(
-            f"gives {self.leaf} no {self.arg}" if ours else "object property of the same name"
-        )
+            then = f"the change is for a {wanted}" if changed else f"no longer a {wanted}"
+            return "weak", f"{WEAK_USE}: sets {self.leaf} to a value of unknown kind ({then})"
+        self.skip(f"gives {self.leaf} no {wanted}" if ours else "object property of the same name")
         return None
 
     def _declared_here(self, path: str) -> bool:

@@ -574,3 +574,15 @@ def test_a_callable_that_takes_no_arguments_any_more_reaches_only_calls_passing_
 
 def test_a_callable_that_now_takes_arguments_is_not_one_that_takes_none():
     assert extract_candidates("`Zipper()` now takes arguments", package="pkg")[0] == []
+
+
+def test_a_behaviour_changed_for_one_kind_of_value_reaches_what_is_given_that_kind():
+    # "Changed behavior of `delayMs` when set to a number" named nothing to search
+    text = "Changed behavior of `waitMs` when set to a number"
+    assert extract_candidates(text, context="Breaking", package="pkg")[0] == [
+        Candidate("waitMs", "arg_kind", arg="when-number")
+    ]
+    text = "Changed the behaviour of `parse()` when given a string"
+    assert extract_candidates(text, context="Breaking", package="pkg")[0] == [
+        Candidate("parse", "arg_kind", arg="when-string")
+    ]

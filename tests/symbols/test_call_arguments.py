@@ -234,3 +234,22 @@ def test_a_removed_option_given_in_shorthand_is_a_use(tmp_path):
     got = [(h.line, h.evidence) for h in r.hits]
     # an object built here, its call not followed: weak, as for `{ makeId: 1 }`
     assert got == [(4, "strong"), (7, "strong"), (10, "strong"), (12, "weak")]
+
+
+def test_an_option_whose_handling_of_one_kind_changed_is_met_by_values_of_that_kind(tmp_path):
+    write_tree(tmp_path, {
+        "package.json": '{"name": "api", "version": "1.0.0"}\n',
+        "src/a.ts": "import slow from 'slowkit';\n"
+                    "export const a = slow({ after: 75, waitMs: 500 // grows per hit\n});\n"
+                    "export const b = slow({ waitMs: (used) => used * 1000 });\n"
+                    "export const c = slow({ waitMs: delay });\n",
+    })  # fmt: skip
+    query = SymbolQuery("npm", "slowkit", "waitMs", "arg_kind", arg="when-number")
+    r = SymbolSearch(CodeSearch(tmp_path, Settings())).search(query)
+    got = {h.line: (h.evidence, h.why) for h in r.hits}
+    assert got[2] == (
+        "strong",
+        "sets waitMs to a number in a call of slowkit, whose handling of one changed",
+    )
+    assert got[5][0] == "weak"
+    assert 4 not in got and r.excluded.get("gives waitMs no number") == 1
