@@ -182,6 +182,23 @@ def _file_fate(diff: ApiDiff, u: UsedName, place: str) -> Fate:
     return Fate(u.name, "removed", u.name, gone.line(), place, u, gone)
 
 
+def _maker_gone(u: UsedName, old: dict[str, str], diff: ApiDiff, place: str) -> Fate | None:
+    """``pkg:create().x`` (or ``pkg:new Pool().x``) when the new release removed or moved
+    ``create``: the fate of the maker, which the member shares; None otherwise."""
+    module, _, rest = u.name.partition(":")
+    maker = rest.split("()", 1)[0].removeprefix("new ").strip()
+    if not module or not maker:
+        return None
+    found, _ = _find(f"{module}:{maker}", old)
+    if not found:
+        return None
+    change = _change_at(found, old[found], diff.changes)
+    fate, detail = _fate_of(found, change, diff)
+    if fate not in ("removed", "moved"):
+        return None
+    return Fate(u.name, fate, found, detail, place, u, change)
+
+
 def _has_files_in(api: dict[str, str], folder: str) -> bool:
     return any(kind == "file" and name.startswith(folder + "/") for name, kind in api.items())
 
@@ -203,9 +220,14 @@ def fates(diff: ApiDiff, used: list[UsedName], *, whole: bool = False) -> Fates:
         found, why = _find(u.name, old)
         if not found and u.how == "augments":
             continue  # a block may add an interface of its own: not a name of the old surface
-        if not found and "()." in u.name:
-            continue  # a member of what a call returns, where the old release models no such
-            # result (or not that member): not a name of its surface, as before
+        if not found and ("()." in u.name or u.name.endswith("()")):
+            # a member of what a call returns, where the old release models no such result
+            # (or not that member): not a name of its surface, as before; unless the call
+            # itself is gone (`lib.create()` removed: what it made is gone with it)
+            gone = _maker_gone(u, old, diff, place)
+            if gone is not None:
+                out.append(gone)
+            continue
         if not found and whole and old:
             out.append(Fate(u.name, "undeclared", "", "neither release declares it", place, u))
             continue

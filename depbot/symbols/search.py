@@ -36,7 +36,14 @@ from depbot.symbols.pybind import PyBindings
 from depbot.symbols.required import required_uses
 from depbot.symbols.returned import returned_member_uses
 from depbot.symbols.shims import shim_reason
-from depbot.symbols.used import js_used, line_col, line_of, python_used, workflow_used
+from depbot.symbols.used import (
+    js_used,
+    line_col,
+    line_of,
+    made_by,
+    python_used,
+    workflow_used,
+)
 from depbot.symbols.values import string_value_uses
 from depbot.symbols.workflow import script_uses
 
@@ -98,31 +105,34 @@ class SymbolSearch(PyBindings, JsBindings):
         return list(out.values())
 
     def _through_arguments(self, sites: list[ImportSite]) -> list[ImportSite]:
-        """The package's module object handed to a function of another module of the
-        checkout (``setup(server, lib)`` with ``const setup = require('./setup')`` and
-        ``module.exports = function (server, lib) {``): that parameter is an import of the
-        package there (TAPIR's values followed through calls, one module on)."""
+        """The package's module object, or a value it made, handed to a function of another
+        module of the checkout (``setup(server, lib)`` with ``const setup = require('./setup')``
+        and ``module.exports = function (server, lib) {``; ``init(client)`` with ``const client
+        = lib.create(…)``): that parameter is an import of the package there, of the module or
+        of what ``create()`` made (TAPIR's values followed through calls, one module on)."""
         out: list[ImportSite] = []
         for site in sites:
             whole = [(k, v) for k, v in site.names.items() if v in ("*", "default")]
             if site.type_only or not whole or not re.fullmatch(r"[A-Za-z_$][\w$]*", whole[0][0]):
                 continue
-            local, imported = whole[0]
-            for callee, position in jslocal.passed_to(self._text(site.path), local)[:20]:
-                found = self._local_import(site.path, callee, site.package)
-                if found is None or not found[0].specifier.startswith("."):
-                    continue  # (a relative module: what `candidates` reaches)
-                if found[0].names[callee] not in ("*", "default"):
-                    continue
-                body = self._text(found[1])
-                param = jslocal.parameter(body, position)
-                if param is None:
-                    continue
-                line, col = line_col(body, param[1])
-                text = body.splitlines()[line - 1].strip()
-                out.append(ImportSite(found[1], line, col, text, site.module, site.package,
-                                      site.subpath, {param[0]: imported}, site.style, site.esm,
-                                      False))  # fmt: skip
+            text = self._text(site.path)
+            values = [whole[0], *made_by(text, whole[0][0])]
+            for local, imported in values:
+                for callee, position in jslocal.passed_to(text, local)[:20]:
+                    found = self._local_import(site.path, callee, site.package)
+                    if found is None or not found[0].specifier.startswith("."):
+                        continue  # (a relative module: what `candidates` reaches)
+                    if found[0].names[callee] not in ("*", "default"):
+                        continue
+                    body = self._text(found[1])
+                    param = jslocal.parameter(body, position)
+                    if param is None:
+                        continue
+                    line, col = line_col(body, param[1])
+                    row = body.splitlines()[line - 1].strip()
+                    out.append(ImportSite(found[1], line, col, row, site.module, site.package,
+                                          site.subpath, {param[0]: imported}, site.style,
+                                          site.esm, False))  # fmt: skip
         return out
 
     def _through_reexports(self, rep: ImportReport, package: str) -> list[ImportSite]:

@@ -103,6 +103,19 @@ _MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:
 _MADE_FIELD = re.compile(r"(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
 
 
+# `const client = lib.create(…)`, `let pool = new lib.Pool(…)`: a value the module object made
+_MADE_BY = r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?(new\s+)?{}\.([A-Za-z_$][\w$]*)\s*\("
+
+
+def made_by(text: str, local: str) -> list[tuple[str, str]]:
+    """``(variable, "create()")`` (or ``"new Pool()"``) for each variable that holds what a
+    member of the module object ``local`` made or returned."""
+    out = []
+    for m in re.finditer(_MADE_BY.format(re.escape(local)), text):
+        out.append((m.group(1), f"{'new ' if m.group(2) else ''}{m.group(3)}()"))
+    return list(dict.fromkeys(out))
+
+
 def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: int) -> None:
     """The call (or ``new``) at ``at`` assigned, ``const c = <call>``: each ``c.member`` is
     ``<maker>().member``, a member of what the call returned."""

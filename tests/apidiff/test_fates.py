@@ -161,6 +161,18 @@ def test_a_member_of_a_result_the_old_release_does_not_model_has_no_fate(tmp_pat
     assert got == {"lib:make().head": "removed"}  # the others: no model, no fate (not unseen)
 
 
+def test_a_member_of_what_a_removed_function_made_is_removed_with_it(tmp_path):
+    # `const oauth = lib.create(…)` then `oauth.code.getToken(…)` in another module: create is
+    # gone, so is what it made (before: no fate, and the module using it was never cited)
+    old = _npm(tmp_path / "old", "1.0.0", {"index.js":
+        "exports.create = function (o) { return { code: {} }; };\nexports.keep = 1;\n"})  # fmt: skip
+    new = _npm(tmp_path / "new", "2.0.0", {"index.js":
+        "exports.Code = class Code {};\nexports.keep = 1;\n"})  # fmt: skip
+    diff = diff_releases("npm", old, new)
+    got = _fates(diff, ["lib:create()", "lib:create().code.getToken", "lib:keep().x"])
+    assert got == {"lib:create()": "removed", "lib:create().code.getToken": "removed"}
+
+
 # webpack 3's lib/webpack.js shape: `exports = module.exports = fn`, plugins defined through a
 # helper's object literal, a namespace made by `exports.ns = {}`; the new release's
 # declarations list them in `declare namespace exports { export namespace ns { … } }`

@@ -152,6 +152,22 @@ def test_the_module_object_handed_to_a_function_of_another_module_is_followed(tm
     assert "restify:nothing" not in used  # nothing hands it the package
 
 
+def test_a_value_the_module_object_made_handed_to_another_module_is_followed(tmp_path: Path):
+    """`const oauth = lib.create(…)` then `authInit(oauth)` with `module.exports = (oauth) =>`
+    in ./auth.js: the parameter there holds what `create()` made (one module on)."""
+    used = _used(tmp_path, {
+        "index.js": "const lib = require('oauthkit');\nconst authInit = require('./auth');\n"
+                    "const oauth = lib.create({ id });\nmodule.exports = authInit(oauth);\n",
+        "auth.js": "module.exports = (oauth) => {\n"
+                   "  return oauth.code.authorizeURL({ scope });\n};\n",
+        "other.js": "module.exports = (oauth) => oauth.code.nothing();\n",
+    }, "npm", "oauthkit")  # fmt: skip
+    assert used["oauthkit:create"] == "index.js:3 member"
+    assert used["oauthkit:create().code"] == "auth.js:2 member"
+    assert used["oauthkit:create().code.authorizeURL"] == "auth.js:2 member"
+    assert "oauthkit:create().code.nothing" not in used  # nothing hands it the value
+
+
 def test_the_names_a_barrel_takes_from_export_star_are_the_packages(tmp_path: Path):
     used = _used(tmp_path, {
         "src/lib/index.js": "export * from 'zipkit';\nexport const local = 1;\n",
