@@ -128,7 +128,7 @@ BEHAVIOUR = re.compile(
     | \bmak(e|es|ing)\s+`[^`]+`\s+(the\s+)?default\b | `[^`]+`\s+is\s+now\s+(the\s+)?default\b
     | \breturns?\s+[\w`.\[\]]+\s+instead\s+of\b | \binstead\s+of\s+returning\b
     | \bis\s+now\s+(case[- ]sensitive|strict|lazy|keyword[- ]only)\b
-    | \bchang(e|es|ed|ing)\s+(the\s+)?behaviou?rs?\s+of\s+`   # "Changed behavior of `delayMs`'
+    | \bchang(e|es|ed|ing)\s+(the\s+)?behaviou?rs?\s+of\s+`   # "Changed behavior of `delayMs` …"
     | \b(change|update|fix)(s|d)?\s+(the\s+)?return\s+type\s+(of|for)\b
     | \breturns?\s+[\w`.]+\s+as\s+[\w`.]+\s+(not|instead\s+of|rather\s+than)\b
     | \bto\s+(keep|preserve|restore|retain|get\s+back)\s+the\s+(old|previous|former|prior|legacy)
