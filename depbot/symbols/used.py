@@ -103,16 +103,22 @@ _MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:
 _MADE_FIELD = re.compile(r"(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
 
 
-# `const client = lib.create(…)`, `let pool = new lib.Pool(…)`: a value the module object made
-_MADE_BY = r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?(new\s+)?{}\.([A-Za-z_$][\w$]*)\s*\("
+def _member_calls(text: str, local: str) -> list[tuple[int, str]]:
+    """(offset, ``f`` or ``new P``) of each ``local.f(…)`` / ``new local.P(…)`` in ``text``."""
+    found = re.finditer(
+        rf"(?<![\w$.])(new\s+)?{re.escape(local)}\.([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>)?\(", text
+    )
+    return [(m.start(), f"{'new ' if m.group(1) else ''}{m.group(2)}") for m in found]
 
 
 def made_by(text: str, local: str) -> list[tuple[str, str]]:
     """``(variable, "create()")`` (or ``"new Pool()"``) for each variable that holds what a
-    member of the module object ``local`` made or returned."""
+    member of the module object ``local`` made or returned (``const c = lib.create(…)``)."""
     out = []
-    for m in re.finditer(_MADE_BY.format(re.escape(local)), text):
-        out.append((m.group(1), f"{'new ' if m.group(2) else ''}{m.group(3)}()"))
+    for at, made in _member_calls(text, local):
+        head = _MADE.search(text, max(0, at - 120), at)
+        if head is not None:
+            out.append((head.group(1), f"{made}()"))
     return list(dict.fromkeys(out))
 
 
@@ -172,11 +178,8 @@ def _made_members(
         for m in re.finditer(rf"(?<![\w$.])new\s+{word}\s*(?:<[^;()]*>)?\(", text):
             _returned(out, text, site.path, maker, m.start())
         return
-    for m in re.finditer(
-        rf"(?<![\w$.])(new\s+)?{word}\.([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>)?\(", text
-    ):
-        made = f"{name}:{'new ' if m.group(1) else ''}{m.group(2)}"
-        _returned(out, text, site.path, made, m.start())
+    for at, made in _member_calls(text, local):
+        _returned(out, text, site.path, f"{name}:{made}", at)
     _destructured_results(out, text, site.path, local, name, through)
 
 
