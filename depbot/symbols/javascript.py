@@ -237,6 +237,18 @@ def keys_at(text: str, brace: int) -> tuple[tuple[str, int], ...] | None:
     return tuple((key_of(body)[0], at) for body, at in literal_parts(text, brace))
 
 
+def key_value(text: str, at: int) -> str:
+    """The value the object literal around offset ``at`` gives the key written there
+    (``{ a: 1, waitMs: 500 // note\n}`` → ``500``); "" for a shorthand key or a name outside
+    an object literal."""
+    brace = unclosed_before(text, at, "{")
+    for body, offset in literal_parts(text, brace) if brace >= 0 else []:
+        if offset <= at < offset + len(body):
+            rest = key_of(body)[1]
+            return without_line_comments(rest[1:]).strip() if rest.startswith(":") else ""
+    return ""
+
+
 def _object_parts(arg: str) -> list[tuple[str, str]] | None:
     """(key, the text after it) for each top-level part of an object literal argument, the
     key "..." for a spread or a computed key; None when the argument is not an object literal."""

@@ -43,10 +43,6 @@ SHAPE_WHY = "called the way"  # the words of a weak hit that has the broken shap
 _PATCH_CALL = re.compile(r"(?:\bpatch|\bsetattr)\s*\(\s*[rbu]?['\"]$")
 
 
-# a number or a name standing alone as an object key's value, before what closes it
-_PLAIN_VALUE = re.compile(r"(-?\d[\w.]*|[A-Za-z_$][\w$.]*)\s*(?:[,;})\]]|$)")
-
-
 class Matcher(CallShapeRules, PyJudge, JsJudge):
     """One search_symbol call for the name-like kinds."""
 
@@ -404,11 +400,9 @@ class Matcher(CallShapeRules, PyJudge, JsJudge):
 
     def _value_kind(self, h: Any, use: Any) -> tuple[str, str] | None:
         """``arg_kind`` of an option key: the kind of the value the object gives it."""
-        text = self._line(h)[h.col - 1 + len(self.leaf) :] if h.col > 0 else ""
-        value = text.split(":", 1)[1] if text.lstrip().startswith(":") else ""
-        value = code_js.without_line_comments(value).strip()
-        plain = _PLAIN_VALUE.match(value)  # `waitMs: delay });`: the value, not what ends it
-        value = plain.group(1) if plain else value
+        text, starts, _, _ = self.o.js_facts(h.path)
+        at = starts[h.line - 1] + h.col - 1 if 0 < h.line <= len(starts) and h.col > 0 else -1
+        value = code_js.key_value(text, at) if at >= 0 else ""
         kind = code_js.arg_kind(value) if value else ""
         callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
         ours = callee is not None and callee.kind in ("package", "local-package")
