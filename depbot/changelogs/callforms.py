@@ -208,18 +208,23 @@ _NAMED_KIND_PARAM = re.compile(
 )
 
 
+def _kind_named(word: str) -> str:
+    """The kind of value a word names ("strings" → ``string``), or ""."""
+    return next((k for k, pattern in _VALUE_KINDS if re.fullmatch(pattern, word, re.I)), "")
+
+
 def _named_kind_parameter(sentence: str) -> list[Candidate]:
     """Calls of the callable a sentence names in plain words before the kind of argument it
     no longer takes ("remove deprecated `v4` string parameter")."""
     m = _NAMED_KIND_PARAM.search(sentence)
     if m is None:
         return []
-    kinds = [k for k, pattern in _VALUE_KINDS if re.fullmatch(pattern, m.group("kind"), re.I)]
+    kind = _kind_named(m.group("kind"))
     name = searchable_name(m.group("name"))
     leaf = name.split(".")[-1] if name else ""
-    if not kinds or not name or (len(leaf) > 2 and generic(leaf)):
+    if not kind or not name or (len(leaf) > 2 and generic(leaf)):
         return []  # a short name is one here: the sentence's shape says it is a callable
-    return [Candidate(name, "arg_kind", arg=kinds[0])]
+    return [Candidate(name, "arg_kind", arg=kind)]
 
 
 # "Changed behavior of `delayMs` when set to a number": only the calls (or options) given a
@@ -234,9 +239,9 @@ _WHEN_KIND = re.compile(
 
 def _when_kind(sentence: str) -> list[Candidate]:
     m = _WHEN_KIND.search(sentence)
-    kinds = [k for k, pattern in _VALUE_KINDS if m and re.fullmatch(pattern, m["kind"], re.I)]
-    name = searchable_name(callee(m["name"])) if m and kinds else ""
-    return [Candidate(name, "arg_kind", arg=f"when-{kinds[0]}")] if name else []
+    kind = _kind_named(m["kind"]) if m else ""
+    name = searchable_name(callee(m["name"])) if m and kind else ""
+    return [Candidate(name, "arg_kind", arg=f"when-{kind}")] if name else []
 
 
 def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
@@ -251,17 +256,11 @@ def value_kind_candidates(sentence: str, spans: list[Span]) -> list[Candidate]:
         return when
     insists = _THROWS_UNLESS.search(sentence)
     if insists is not None:
-        wanted = [k for k, pattern in _VALUE_KINDS if re.fullmatch(pattern, insists.group(1), re.I)]
+        wanted = _kind_named(insists.group(1))
         funcs = [s for s in spans if s.start < insists.start() and CALL.match(s.text)]
         if wanted and funcs:
-            return [Candidate(callee(f.text), "arg_kind", arg=f"non-{wanted[0]}") for f in funcs]
-    words = _kind_words(sentence)
-    kinds = {
-        kind
-        for kind, pattern in _VALUE_KINDS
-        for w in words
-        if re.fullmatch(pattern, w.strip(), re.I)
-    }
+            return [Candidate(callee(f.text), "arg_kind", arg=f"non-{wanted}") for f in funcs]
+    kinds = {_kind_named(w.strip()) for w in _kind_words(sentence)} - {""}
     advice = _ADVICE.search(sentence)  # "…; use `text()`": the replacement is not the call
     end = advice.start() if advice else len(sentence)
     funcs = [s for s in spans if s.start < end and (CALL.match(s.text) or DOTTED.match(s.text))]
