@@ -14,7 +14,10 @@ format (see the scenarios README) under tests/realworld/built/<name>/:
         dist/<version>/ the `from` and `to` artifacts, trimmed (when dist = true; npm: JS kept)
     upstream/<ecosystem>/<also package>/   one per optional [[also]] entry (package,
         meta.json       versions): another package the registry must serve, e.g. the
-        dist/<version>/ target of an `export *` or an @types/<name>; dist only, trimmed alike
+        dist/<version>/ target of an `export *` or an @types/<name>; dist only, trimmed alike.
+                        npm: the @types/<name> release depbot reads for a `from` or `to`
+                        without declarations of its own is added so by itself, as a real
+                        registry serves it (a spec's own [[also]] for it wins)
     SOURCES.txt     where everything came from: repos, commits, licenses, URLs, sha256
 
 Mirrors are bare git directories at <mirror root>/<owner>+<name>/repo (made by the
@@ -327,7 +330,10 @@ def _assemble(
             src.append(
                 f"artifact {version}: {art.url} sha256={art.sha256} ({len(art.files)} files kept)"
             )
-    for a in d.get("also", []):  # dist-only folders: no notes, the versions named in meta.json
+    also = list(d.get("also", []))
+    if eco == "npm" and up.get("dist", True):  # the @types release depbot would ask for
+        also += _types_companions(pkg, d["from"], d["to"], pkg_dir / "dist", downloads, also)
+    for a in also:  # dist-only folders: no notes, the versions named in meta.json
         also_dir = tmp / "upstream" / eco / a["package"]
         _write(also_dir / "meta.json", (json.dumps({"versions": a["versions"]}) + "\n").encode())
         fetch = dist.pip_artifact if eco == "pip" else dist.npm_artifact
@@ -345,6 +351,29 @@ def _assemble(
     (tmp / "scenario.toml").write_text(scenario_toml(spec), encoding="utf-8")
     (tmp / "SOURCES.txt").write_text("\n".join(src) + "\n", encoding="utf-8")
     return ""
+
+
+def _types_companions(
+    pkg: str, low: str, high: str, dist_dir: Path, downloads: Path, also: list[dict]
+) -> list[dict]:
+    """The ``@types/<name>`` releases a real registry serves that depbot reads for a release
+    without declarations of its own (the same choice: ``types_companion``, ``matching_version``;
+    the old side may take an older major). A spec's own ``[[also]]`` for it wins."""
+    from depbot.ecosystems.npm.api.types import matching_version, types_companion
+
+    picks: dict[str, list[str]] = {}
+    for version, older in ((low, True), (high, False)):
+        name = types_companion(pkg, dist_dir / version)
+        if name is None or any(a["package"] == name for a in also):
+            continue
+        try:
+            published = dist.npm_published(name, downloads)
+        except (dist.DistError, OSError, ValueError):  # no such package: nothing to serve
+            continue
+        picked = matching_version(version, published, below=older)
+        if picked is not None and picked not in picks.setdefault(name, []):
+            picks[name].append(picked)
+    return [{"package": n, "versions": v} for n, v in picks.items() if v]
 
 
 def _declared_releases(tmp: Path, manifest: str, pkg: str, downloads: Path) -> list[str]:

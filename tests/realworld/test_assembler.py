@@ -191,3 +191,75 @@ def test_also_packages_are_built_as_dist_only_folders(tmp_path: Path, monkeypatc
                      "meta.json"]  # fmt: skip
     assert json.loads((also / "meta.json").read_text()) == {"versions": ["5.4.0", "6.0.0"]}
     assert "also types-PyYAML 6.0.0" in (out / "pip-pyyaml-x" / "SOURCES.txt").read_text()
+
+
+NPM_SPEC = """description = "x 2 removed f; src/a.ts calls it"
+ecosystem = "npm"
+package = "x"
+from = "1.2.0"
+to = "2.0.0"
+expect = "affected"
+files = ["src/a.ts"]
+symbols = ["f"]
+negative = ""
+
+[client]
+repo = "acme/web"
+commit = "{commit}"
+license = "MIT"
+paths = ["src/a.ts", "package.json"]
+manifest = "package.json"
+
+[upstream]
+repo = "acme/x"
+license = "MIT"
+notes = [{{ path = "CHANGELOG.md", ref = "v2.0.0" }}]
+directory = ""
+dist = true
+"""
+
+
+def test_the_types_release_depbot_reads_is_served_beside_an_untyped_release(
+    tmp_path: Path, monkeypatch, capsys
+):
+    # a real registry serves `@types/x` too: depbot reads it for a release without
+    # declarations, so the built case serves the release it would pick for each side
+    tool = load_tool()
+    mirrors = tmp_path / "mirrors"
+    mirrors.mkdir()
+    commit = _mirror(mirrors, "acme/web", {"src/a.ts": "import { f } from 'x'\nf()\n",
+                                           "package.json": '{"dependencies": {"x": "^1.2.0"}}'})  # fmt: skip
+    _mirror(mirrors, "acme/x", {"CHANGELOG.md": "## 2.0.0\n- removed `f`\n"}, "v2.0.0")
+    asked = []
+
+    def fake_npm(package: str, version: str, cache: Path):
+        asked.append((package, version))
+        typed = version == "2.0.0" or package.startswith("@types/")  # 2.0.0 ships its own
+        name = "index.d.ts" if typed else "index.js"
+        files = {"package.json": b"{}", name: b"export declare function f(): void;\n"}
+        return tool.dist.Artifact(version, f"https://x/{package}-{version}.tgz", "f", "0" * 64,
+                                  files)  # fmt: skip
+
+    published = {"@types/x": ["0.9.0", "1.1.3", "1.2.5", "1.3.0", "2.0.0"]}
+
+    def fake_published(package: str, cache: Path):
+        if package not in published:
+            raise tool.dist.DistError(f"{package}: 404")
+        return published[package]
+
+    monkeypatch.setattr(tool.dist, "npm_artifact", fake_npm)
+    monkeypatch.setattr(tool.dist, "npm_published", fake_published)
+    monkeypatch.setattr(tool.dist, "released_versions", lambda *a: ["1.2.0", "2.0.0"])
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "npm-x-2-f.toml").write_text(NPM_SPEC.format(commit=commit))
+    out = tmp_path / "built"
+    argv = ["build", "--cases", str(cases), "--mirror", str(mirrors), "--out", str(out),
+            "--downloads", str(tmp_path / "dl")]  # fmt: skip
+    assert tool.main(argv) == 0, capsys.readouterr().out
+    # the old side (1.2.0, untyped) takes the newest of its major.minor; 2.0.0 needs none
+    assert asked == [("x", "1.2.0"), ("x", "2.0.0"), ("@types/x", "1.2.5")]
+    types = out / "npm-x-2-f" / "upstream" / "npm" / "@types/x"
+    assert json.loads((types / "meta.json").read_text()) == {"versions": ["1.2.5"]}
+    assert (types / "dist" / "1.2.5" / "index.d.ts").is_file()
+    assert "also @types/x 1.2.5" in (out / "npm-x-2-f" / "SOURCES.txt").read_text()
