@@ -11,6 +11,7 @@ reason, so the model can see what was checked.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 
 from depbot import ecosystems
@@ -19,6 +20,7 @@ from depbot.records.api import UsedName
 from depbot.search.code import CodeSearch
 from depbot.search.import_sites import ImportReport, ImportSite
 from depbot.search.imports import js_imports
+from depbot.search.jsimports import JsImport
 from depbot.symbols import jslocal
 from depbot.symbols.bare_types import bare_type_uses
 from depbot.symbols.callbacks import callback_calls
@@ -28,6 +30,7 @@ from depbot.symbols.facts import SymbolHit, SymbolQuery, SymbolResult
 from depbot.symbols.floors import floor_uses
 from depbot.symbols.holders import held, reads
 from depbot.symbols.jsbind import BARE_REQUIRE, JsBindings
+from depbot.symbols.jsexported import bound, exported_made
 from depbot.symbols.loaded import Loaded, weakened
 from depbot.symbols.match import Matcher
 from depbot.symbols.optional import optional_uses
@@ -66,6 +69,7 @@ class SymbolSearch(PyBindings, JsBindings):
             return python_used(rep, {p: self.py_facts(p) for p in rep.files}, texts)
         sites = rep.sites + self._through_reexports(rep, package)
         sites += self._through_arguments(rep.sites)
+        sites += self._through_exports(rep)
         files = sorted({s.path for s in sites})
         used = js_used(replace(rep, sites=sites, files=files), {p: self._text(p) for p in files})
         known = {u.name for u in used}
@@ -133,6 +137,53 @@ class SymbolSearch(PyBindings, JsBindings):
                     out.append(ImportSite(found[1], line, col, row, site.module, site.package,
                                           site.subpath, {param[0]: imported}, site.style,
                                           site.esm, False))  # fmt: skip
+        return out
+
+    def _through_exports(self, rep: ImportReport) -> list[ImportSite]:
+        """A value the package made that an importing module exports (``export const Rules =
+        struct(…)``, ``module.exports = new I18n(…)``; ``symbols.jsexported``): each import
+        of that export in another module of the checkout (a relative path, a ``tsconfig``
+        alias) is an import of what the package made there, one module on."""
+        out: list[ImportSite] = []
+        globs = ecosystems.get(rep.ecosystem).source_globs
+        for site in rep.sites:
+            if site.type_only:
+                continue
+            text = self._text(site.path)
+            made = [
+                pair
+                for local, imported in site.names.items()
+                if re.fullmatch(r"[A-Za-z_$][\w$]*", local)
+                for pair in exported_made(text, local, imported)
+            ]
+            if not made:
+                continue
+            for importer, imp in self._importers_of(site.path, globs):
+                names: dict[str, str] = {}
+                for export, value in made:
+                    names.update(bound(export, value, imp.names))
+                if names:
+                    row = line_of(self.code.read_lines(importer), imp.line)
+                    out.append(ImportSite(importer, imp.line, imp.col, row, site.module,
+                                          site.package, site.subpath, names, imp.style,
+                                          site.esm, False, imp.type_only))  # fmt: skip
+        return out
+
+    def _importers_of(self, path: str, globs: Iterable[str]) -> list[tuple[str, JsImport]]:
+        """The imports, in other files of the checkout, that load the module ``path`` (found
+        by its file name, or its folder's for an ``index``)."""
+        parts = path.split("/")
+        stem = parts[-1].split(".")[0]
+        if stem == "index" and len(parts) > 1:  # `./lib` loads lib/index.js
+            stem = parts[-2]
+        out = []
+        for importer in self.code.files_containing(re.escape(stem), globs)[:200]:
+            if importer == path:
+                continue
+            for imp in js_imports(self._text(importer), path=importer):
+                bare = not imp.specifier.startswith((".", "/"))
+                if not imp.package and path in self._local_targets(importer, imp.specifier, bare):
+                    out.append((importer, imp))
         return out
 
     def _through_reexports(self, rep: ImportReport, package: str) -> list[ImportSite]:

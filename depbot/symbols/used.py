@@ -98,12 +98,12 @@ def python_used(
     return _with_text(out, texts)
 
 
-_MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
+MADE = re.compile(r"(?<![\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
 # a field of the class the code is in, given what the call made: `this.client = new Pool()`
 _MADE_FIELD = re.compile(r"(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?$")
 
 
-def _member_calls(text: str, local: str) -> list[tuple[int, str]]:
+def member_calls(text: str, local: str) -> list[tuple[int, str]]:
     """(offset, ``f`` or ``new P``) of each ``local.f(…)`` / ``new local.P(…)`` in ``text``."""
     found = re.finditer(
         rf"(?<![\w$.])(new\s+)?{re.escape(local)}\.([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>)?\(", text
@@ -115,8 +115,8 @@ def made_by(text: str, local: str) -> list[tuple[str, str]]:
     """``(variable, "create()")`` (or ``"new Pool()"``) for each variable that holds what a
     member of the module object ``local`` made or returned (``const c = lib.create(…)``)."""
     out = []
-    for at, made in _member_calls(text, local):
-        head = _MADE.search(text, max(0, at - 120), at)
+    for at, made in member_calls(text, local):
+        head = MADE.search(text, max(0, at - 120), at)
         if head is not None:
             out.append((head.group(1), f"{made}()"))
     return list(dict.fromkeys(out))
@@ -125,7 +125,7 @@ def made_by(text: str, local: str) -> list[tuple[str, str]]:
 def _returned(out: dict[str, UsedName], text: str, path: str, maker: str, at: int) -> None:
     """The call (or ``new``) at ``at`` assigned, ``const c = <call>``: each ``c.member`` is
     ``<maker>().member``, a member of what the call returned."""
-    head = _MADE.search(text, max(0, at - 120), at)
+    head = MADE.search(text, max(0, at - 120), at)
     field = _MADE_FIELD.search(text, max(0, at - 120), at)
     if head is not None:
         held = rf"(?<![\w$.]){re.escape(head.group(1))}"
@@ -178,7 +178,7 @@ def _made_members(
         for m in re.finditer(rf"(?<![\w$.])new\s+{word}\s*(?:<[^;()]*>)?\(", text):
             _returned(out, text, site.path, maker, m.start())
         return
-    for at, made in _member_calls(text, local):
+    for at, made in member_calls(text, local):
         _returned(out, text, site.path, f"{name}:{made}", at)
     _destructured_results(out, text, site.path, local, name, through)
 

@@ -327,3 +327,31 @@ def test_members_read_through_a_service_that_holds_what_the_package_made(tmp_pat
     assert not any(
         k.endswith("asyncIterator") and v.startswith("src/other") for k, v in used.items()
     )
+
+
+def test_a_value_the_package_made_and_a_module_exports_is_followed_to_its_importers(
+    tmp_path: Path,
+):
+    """`export const Rules = struct(…)`, `module.exports = new NextI18Next(…)` and a variable
+    exported afterwards: the modules that import those exports hold what the package made
+    (one module on), through a relative path or a tsconfig alias."""
+    used = _used(tmp_path, {
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./*"]}}}',
+        "src/rules.js": "import { struct } from 'shapes'\nconst Rule = struct({ a: 'string' })\n"
+                        "export const Rules = struct([Rule])\n",
+        "src/run.js": "import { Rules } from './rules'\nexport function run(r) {\n"
+                      "  Rules(r)\n  return Rules.schema\n}\n",
+        "i18n/instance.js": "const I18n = require('shapes').default\n"
+                            "module.exports = new I18n({ lang: 'cs' })\n",
+        "pages/index.jsx": "import { withTranslation } from '@/i18n/instance'\n"
+                           "export default withTranslation('common')(() => null)\n",
+        "store.js": "const lib = require('shapes')\nconst store = lib.createStore(reducer)\n"
+                    "module.exports = { store, other }\n",
+        "app.js": "const { store } = require('./store')\nstore.dispatch({ type: 'x' })\n",
+        "notes.js": "const Rules = [];\nRules.schema\n",  # its own `Rules`: imports nothing
+    }, "npm", "shapes")  # fmt: skip
+    assert used["shapes:struct()"] == "src/run.js:1 import"
+    assert used["shapes:struct().schema"] == "src/run.js:4 member"
+    assert used["shapes:new default().withTranslation"] == "pages/index.jsx:1 import"
+    assert used["shapes:createStore().dispatch"] == "app.js:2 member"
+    assert not any(v.startswith("notes.js") for v in used.values())
