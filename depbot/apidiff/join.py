@@ -528,15 +528,19 @@ def weaken_unloaded(finding: Finding, unloaded: Callable[[str], str | None]) -> 
 
 def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str) -> list[Finding]:
     """Used names the new release removes whose uses no finding holds (a member reached
-    through the module object, ``pkg.gone()``): each a strong finding with that use."""
+    through the module object, ``pkg.gone()``): each a strong finding with that use. The
+    uses of what a removed maker made (``pkg:new default().t`` in another module, when the
+    default export is gone) are places that change reaches too: they join its finding when
+    the join already holds it (``joined`` is extended so)."""
     seen = {(h.path, h.line) for f in joined.findings for h in f.hits}
-    found = {(f.kind, f.path, f.detail) for f in joined.findings}
+    found = {(f.kind, f.path, f.detail): f for f in joined.findings}
     by_change: dict[ApiChange, list[UseHit]] = {}
     for fate in used.fates:
         u, change = fate.use, fate.change
         if fate.fate not in ("removed", "moved") or u is None or change is None or u.guarded:
             continue
-        if (u.path, u.line) in seen or (change.kind, change.path, change.detail) in found:
+        held = found.get((change.kind, change.path, change.detail))
+        if (u.path, u.line) in seen or (held is not None and "()" not in fate.name):
             continue  # that change is a finding already, with the uses the join saw
         why = (
             f"this code augments {fate.name} (declare module); the new release no longer has "
@@ -546,6 +550,7 @@ def fate_findings(diff: ApiDiff, used: Fates, joined: JoinResult, artifact: str)
         )
         for path, line, col, text in ((u.path, u.line, u.col, u.text), *u.also):
             if (path, line) not in seen:  # each use of it, the first and the others
-                hit = SymbolHit(path, line, col, text, "code", "strong", why)
-                by_change.setdefault(change, []).append(hit)
+                hits = held.hits if held is not None else by_change.setdefault(change, [])
+                if all((h.path, h.line) != (path, line) for h in hits):
+                    hits.append(SymbolHit(path, line, col, text, "code", "strong", why))
     return [_finding(diff, c, artifact, hits) for c, hits in by_change.items()]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from depbot.apidiff import diff_releases
 from depbot.apidiff.fates import fates
-from depbot.apidiff.join import JoinResult, fate_findings
+from depbot.apidiff.join import Finding, JoinResult, fate_findings
 from depbot.records.api import UsedName
+from depbot.symbols.facts import SymbolHit
 
 
 def _release(root: Path, files: dict[str, str]) -> Path:
@@ -171,6 +172,15 @@ def test_a_member_of_what_a_removed_function_made_is_removed_with_it(tmp_path):
     diff = diff_releases("npm", old, new)
     got = _fates(diff, ["lib:create()", "lib:create().code.getToken", "lib:keep().x"])
     assert got == {"lib:create()": "removed", "lib:create().code.getToken": "removed"}
+    # the join already holds the change (with the maker's own use): the uses of what it made
+    # in other modules join that finding, each once, instead of being left out
+    held = Finding("export_removed", "lib", "create", "w", "s", "create removed", ("create",),
+                   [SymbolHit("src/index.js", 3, 1, "lib.create()", "code", "strong", "")])  # fmt: skip
+    made = [UsedName("lib:create().code", "src/auth.js", 2, "member", 9, "oauth.code.x()"),
+            UsedName("lib:create().code.getToken", "src/auth.js", 2, "member", 9, "x")]  # fmt: skip
+    joined = JoinResult([held], [], [])
+    assert fate_findings(diff, fates(diff, made), joined, "lib-2.0.0 tarball") == []
+    assert [(h.path, h.line) for h in held.hits] == [("src/index.js", 3), ("src/auth.js", 2)]
 
 
 # webpack 3's lib/webpack.js shape: `exports = module.exports = fn`, plugins defined through a
