@@ -44,7 +44,8 @@ _BREAKING_WORDS = re.compile(
     | \bremov(e|ed|es|al|als|ing)\b | \bdelet(e|ed|es)\b | \bdropped\b | \bdrop(s)?\s+support
     | \bno\s+longer\b | \bnot\s+longer\b | \brenamed\b | \b(is|are)\s+gone\b | \bno\s+more\b
     | \bmust\s+now\b | \bnow\s+requires?\b | \brequires?\s+the\b | \b(is|are)\s+now\s+required\b
-    | \bmandatory\b | \bkeyword[- ]only\b | \bpositionally\b | \b(is|are)\s+now\s+called\b
+    | \bmandatory\b | \bkeyword[- ]only\b | \bpositionally\b | \b(is|are)\s+now\s+(called|named)\b
+    | \b(is|are)\s+(called|named)\s+`[^`\n]{1,80}`\s+now\b
     | \breplaced\s+(by|with)\b | \bmoved\s+(to|out|into)\b | \b(is|are)\s+now\s+private\b
     | \b(is|are)\s+now\s+(an?\s+)?async | \brequires?\s+an?\s+callback\b | \bnow\s+returns?\s+a\s+promise | \bES\s?M(odule)?s?[- ]only
     | \bpure\s+ES\s?M | \bES\s+module\s+only | \bdefault\s+export
@@ -113,7 +114,8 @@ REMOVAL_PHRASE = re.compile(
     \b(is|are|was|were|has\s+been|have\s+been|got|get)\s+(now\s+)?(removed|deleted|dropped|gone|renamed|
         moved|replaced|private|unexported)\b
     | \b(is|are)\s+gone\b | \blose(s)?\s+(their|its)\b | \brenamed\b | \breplaced\s+(by|with)\b
-    | \b(is|are)\s+now\s+called\b | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
+    | \b(is|are)\s+now\s+(called|named)\b | \b(is|are)\s+(called|named)\s+`[^`\n]{1,80}`\s+now\b
+    | \bnow\s+(only\s+)?available\s+as\b | \bno\s+more\b
     | \bthere\s+is\s+no\b
     | \b(change|replace|rewrite|update|convert)\s+(any|every|all|each)\s+(instances?|uses?|usages?|calls?|occurrences?)\s+of\b
     | \b(who\s+(are|were)\s+using|if\s+you\s+(are\s+|were\s+)?(use|used|using))\b[^.;]{0,80}?\b(should|must|need\s+to|have\s+to)\s+(now\s+)?(change|switch|migrate)\s+to\b

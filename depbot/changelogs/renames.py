@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from depbot.changelogs.spans import Span, callee
-from depbot.changelogs.wording import Candidate, generic, searchable_name
+from depbot.changelogs.wording import Candidate, declared_name, generic, searchable_name
 
 __all__ = ["renamed"]
 
@@ -64,7 +64,7 @@ def _renamed_pairs(
     if len(pairs) < 2:
         return False
     for old, new in pairs:
-        news.append(new.text)
+        news.append(declared_name(new.text))
         name = searchable_name(callee(old.text))
         if name and not generic(name):
             cands.append(Candidate(name, "name"))
@@ -96,7 +96,7 @@ def _renamed_one(sentence: str, spans: list[Span], cands: list[Candidate], news:
     name = searchable_name(callee(old.text))
     if not name:
         return False
-    news.append(new.text)
+    news.append(declared_name(new.text))
     cands.append(Candidate(name, "parameter" if m.group("role") else "name"))
     return True
 
@@ -108,7 +108,12 @@ _NAME = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?"
 _BARE_ARROW = re.compile(rf"^[\s*•-]*({_NAME})\s*(?:→|-->|->|==>|=>|⇒|⟶)\s*({_NAME})[\s.;,*]*$")
 # "`github.issues.x(...)` is now `github.rest.issues.x(...)`": a rename in words, when what
 # follows is itself an API path (not a value: "`timeout` is now `30`", "… `None`")
-_IS_NOW = re.compile(r"(?<=`)\s+(?:is|are)\s+now\s+(?:called\s+|named\s+)?(?=`)", re.I)
+# ("`type WorkerPool` is called `type Pool` now": the same, "now" after the new name)
+_IS_NOW = re.compile(
+    r"(?<=`)\s+(?:is|are)\s+(?:now\s+(?:called\s+|named\s+)?"
+    r"|(?:called|named)\s+(?=`[^`\n]{1,80}`\s+now\b))(?=`)",
+    re.I,
+)
 _API_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\((?:\.\.\.|…)?\))?$")
 
 
@@ -136,7 +141,7 @@ _MEMBER = re.compile(r"^(?:[A-Za-z_$][\w$]*[.#])?([A-Za-z_$][\w$]*)$")
 def _respelled(old: str, new: str) -> bool:
     """Two identifiers (or ``Owner#member``s) of which one holds the other, or that share
     their first five letters: a rename, not a new value."""
-    a, b = _MEMBER.match(old), _MEMBER.match(new)
+    a, b = _MEMBER.match(declared_name(old)), _MEMBER.match(declared_name(new))
     if a is None or b is None or old == new:
         return False
     x, y = a.group(1).lower(), b.group(1).lower()
@@ -202,7 +207,7 @@ def _renamed_by_arrow(
         return False
     for s in spans:
         if s.start >= arrow.end():
-            news.append(s.text)
+            news.append(declared_name(s.text))
             continue
         name = searchable_name(callee(s.text))
         if name and not generic(name):

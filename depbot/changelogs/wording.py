@@ -295,9 +295,23 @@ def generic(symbol: str) -> bool:
     return low in GENERIC_NAMES or low in _TECH_WORDS or leaf in BUILTINS or len(leaf) < 3
 
 
+# `type WorkerPool`, `interface Options<T>`, `class Foo`: a declaration, its keyword before the
+# name the code writes
+_DECLARATION = re.compile(
+    r"(?:declare\s+)?(?:export\s+)?(?:type|interface|class|enum|function|namespace|const|let|var)"
+    r"\s+([A-Za-z_$][\w$]*)(?:\s*<[^<>]{0,80}>)?"
+)
+
+
+def declared_name(text: str) -> str:
+    """``type WorkerPool`` → ``WorkerPool``; any other text as it is."""
+    found = _DECLARATION.fullmatch(text.strip())
+    return found.group(1) if found else text
+
+
 def searchable_name(text: str) -> str | None:
     """A span as the name code would use (``<Route />`` → ``Route``, ``A#b`` → ``A.b``), or None."""
-    t = text.strip().lstrip("@").rstrip(";")
+    t = declared_name(text.strip().rstrip(";")).lstrip("@")
     jsx = re.fullmatch(r"</?\s*([A-Za-z_$][\w$.]*)[^<>]*/?>", t)  # `<Switch>`, `<Route />`
     if jsx:
         t = jsx.group(1)

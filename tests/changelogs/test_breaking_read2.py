@@ -163,6 +163,9 @@ def test_a_tool_that_stops_reading_a_config_file_still_makes_the_file_a_use():
         ("`config.timeout` is now called `config.deadline`", ["config.timeout"],
          ["config.deadline"]),
         ("`timeout` is now `30`", [], []),  # a value, not a rename
+        # a declaration's keyword is no part of the name; "now" may follow the new name
+        ("For example, `type WorkerPool` is called `type Pool` now.", ["WorkerPool"], ["Pool"]),
+        ("The `fooBar` option is now named `fooBaz`.", ["fooBar"], ["fooBaz"]),
         ("`client.retry` is now `None` by default", [], []),
     ],
 )  # fmt: skip
@@ -171,6 +174,15 @@ def test_a_rename_in_words_under_a_breaking_heading(text, gone, new):
 
     cands, news = extract_candidates(text, context="Breaking changes", package="p")
     assert [c.symbol for c in cands] == gone and news == new
+
+
+def test_a_rename_in_words_is_a_breaking_item_of_a_major_s_section():
+    # no breaking heading, no "breaking" word: "is now named" / "is called `x` now" say it
+    body = (
+        "- The `fooBar` option is now named `fooBaz`.\n- `type Pool` is called `type Swim` now.\n"
+    )
+    got = [(i.category, [c.symbol for c in i.candidates]) for i in analyze_section(body)]
+    assert got == [("breaking", ["fooBar"]), ("breaking", ["Pool"])]
 
 
 def test_module_shape_items_of_the_whole_package():
