@@ -322,6 +322,23 @@ def test_the_old_api_is_read_from_its_companion_when_the_release_shows_none(tmp_
     assert {"rk:Switch", "rk:Route"} <= set(diff.old_api)
 
 
+def test_a_value_the_companion_declares_that_the_code_run_does_not_export_is_not_there(tmp_path):
+    # @types/tar 6 still declares `function Extract`, which tar 3 removed from its code: the
+    # code the release runs says which values it exports; the companion adds its types
+    old = _package(tmp_path / "old", {"name": "tr", "main": "index.js"},
+                   {"index.js": "exports.Extract = Extract;\nexports.Pack = Pack;\n"})  # fmt: skip
+    new = _package(tmp_path / "new", {"name": "tr", "main": "index.js"},
+                   {"index.js": "exports.x = exports.extract = x;\nexports.Pack = Pack;\n"})  # fmt: skip
+    types = _package(tmp_path / "types", {"name": "@types/tr", "types": "index.d.ts"},
+                     {"index.d.ts": "export declare function Extract(o: Options): void;\n"
+                                    "export function extract(o: Options): void;\n"
+                                    "export class Pack {}\nexport interface Options {}\n"})  # fmt: skip
+    diff = diff_releases("npm", old, new, companions={"old": types, "new": types})
+    assert ("export_removed", "Extract") in [(c.kind, c.detail) for c in diff.changes]
+    assert {"tr:extract", "tr:Pack", "tr:Options", "tr:x"} <= set(diff.new_api)
+    assert "tr:Extract" not in diff.new_api
+
+
 def test_a_deep_path_no_file_of_the_new_release_answers_is_removed(tmp_path):
     old = _package(tmp_path / "old", {"name": "pk", "main": "index.js"},
                    {"index.js": "", "lib/a.js": "", "b/index.js": "", "c.js": ""})  # fmt: skip

@@ -428,7 +428,9 @@ def _assigned(expression: tree_sitter.Node, names: _Names) -> set[str]:
         return {"default"} if right is None else _exported_value(right, names)
     for prefix in ("module.exports.", "exports."):
         if target.startswith(prefix) and "." not in target[len(prefix) :]:
-            return {target[len(prefix) :]}
+            chained = right is not None and right.type == "assignment_expression"
+            # `exports.x = exports.extract = require('./lib/extract.js')`: both names
+            return {target[len(prefix) :], *(_assigned(right, names) if chained else ())}
     return set()
 
 

@@ -34,7 +34,7 @@ from depbot.ecosystems.npm.api.params import (
 from depbot.ecosystems.npm.api.schema import OptionsSchema, options_schema, schema_changes
 from depbot.ecosystems.npm.api.shape import module_shape
 from depbot.ecosystems.npm.api.typemeaning import type_meanings
-from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES
+from depbot.ecosystems.npm.api.types import DECLARATION_SUFFIXES, declared_values
 from depbot.records.api import BUNDLED_DEFAULT, DEFAULT_KEPT, ApiChange
 
 CONDITIONS = ("types", "import", "require", "default", "node", "module")
@@ -330,6 +330,11 @@ def subpath_names(package: NpmPackage, subpath: str) -> set[str] | None:
         # the names its entry file shows (types of an older major may lag behind the code);
         # whether there is a default export is the declarations' word
         typed = file_exports(companion, package.types_root)  # type: ignore[arg-type]
+        if runtime and runtime - {"default"}:  # a value the declarations give that the code
+            # the release runs does not export (what it was read to export, not only a module
+            # object) is not there at run time: types that lag behind the code (@types/tar 6
+            # still declares `function Extract`, which tar 3 removed)
+            typed -= declared_values(companion) - runtime
         return typed | ((runtime or set()) - {"default"})
     return runtime
 

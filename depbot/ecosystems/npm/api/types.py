@@ -7,6 +7,7 @@ package's major (and usually minor) in its own versions, so the declarations of 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from depbot.ecosystems.npm.versions import parse
@@ -44,3 +45,22 @@ def matching_version(version: str, published: list[str], *, below: bool = False)
     older = [v for v, _ in parsed if v.major < target.major] if below else []
     pick = max(same_minor or same_major or older, default=None)
     return next(p for v, p in parsed if v == pick) if pick is not None else None
+
+
+# `export declare function Extract(…)`, `export class Parser`, `export const VERSION`: a
+# value a declaration file says the module exports (an interface or a type alias is not one)
+_DECLARED_VALUE = re.compile(
+    r"^[ \t]*export\s+(?:declare\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|var|enum)"
+    r"\s+([A-Za-z_$][\w$]*)",
+    re.M,
+)
+
+
+def declared_values(declaration: Path) -> set[str]:
+    """The values the declaration file's top level exports by name (``export declare
+    function x``); not its types, not what an ``export =`` namespace holds."""
+    try:
+        text = declaration.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    return set(_DECLARED_VALUE.findall(text))
