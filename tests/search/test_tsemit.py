@@ -45,6 +45,22 @@ def test_a_bundled_or_esm_build_keeps_imports(tmp_path: Path):
     assert _compiled(tmp_path / "d", node, {"src/a.ts": CLIENT}) == {"src/a.ts": True}
 
 
+def test_options_a_config_extends_from_a_file_of_the_checkout(tmp_path: Path):
+    # a monorepo's package config sets no `module`; the base it extends does
+    (tmp_path / "config").mkdir(parents=True)
+    (tmp_path / "config" / "base.json").write_text('{"compilerOptions": {"module": "commonjs"}}')
+    (tmp_path / "tsconfig.esm.json").write_text('{"compilerOptions": {"module": "esnext"}}')
+    child = '{"extends": "./config/base", "compilerOptions": {"strict": true}}'
+    assert _compiled(tmp_path, child, {"src/a.ts": CLIENT}) == {"src/a.ts": True}
+    later = '{"extends": ["./config/base.json", "./tsconfig.esm.json"]}'  # the last one wins
+    assert _compiled(tmp_path, later, {"src/a.ts": CLIENT}) == {"src/a.ts": False}
+    own = '{"extends": "./config/base.json", "compilerOptions": {"module": "es2020"}}'
+    assert _compiled(tmp_path, own, {"src/a.ts": CLIENT}) == {"src/a.ts": False}
+    # a package's base is not in the checkout: nothing said
+    package = '{"extends": "@tsconfig/node16/tsconfig.json"}'
+    assert _compiled(tmp_path, package, {"src/a.ts": CLIENT}) == {"src/a.ts": False}
+
+
 def test_value_uses_are_calls_members_called_new_instanceof_and_passing():
     assert value_used("kit('/x')", ["kit"])
     assert value_used("await kit.default.post(u)", ["kit"])
