@@ -202,30 +202,20 @@ class SymbolSearch(PyBindings, JsBindings):
             if not (star or whole):
                 continue
             barrel = self._text(site.path)
-            parts = site.path.split("/")
-            stem = parts[-1].split(".")[0]
-            if stem == "index" and len(parts) > 1:  # `./lib` loads lib/index.js
-                stem = parts[-2]
             globs = ecosystems.get(rep.ecosystem).source_globs
-            for importer in self.code.files_containing(re.escape(stem), globs)[:200]:
-                if importer == site.path:
-                    continue
-                for imp in js_imports(self._text(importer), path=importer):
-                    if imp.package or site.path not in jslocal.candidates(importer, imp.specifier):
+            for importer, imp in self._importers_of(site.path, globs):
+                names = dict(imp.names)
+                if star:  # the names the barrel declares itself are its own
+                    names = {
+                        k: v for k, v in names.items()
+                        if v not in ("*", "default") and jslocal.exported(barrel, v) is None
+                    }  # fmt: skip
+                    if not names:
                         continue
-                    names = dict(imp.names)
-                    if star:  # the names the barrel declares itself are its own
-                        names = {
-                            k: v for k, v in names.items()
-                            if v not in ("*", "default") and jslocal.exported(barrel, v) is None
-                        }  # fmt: skip
-                        if not names:
-                            continue
-                    lines = self.code.read_lines(importer)
-                    text = lines[imp.line - 1].strip() if 0 < imp.line <= len(lines) else ""
-                    out.append(ImportSite(importer, imp.line, imp.col, text, site.module,
-                                          site.package, site.subpath, names, imp.style,
-                                          site.esm, False, imp.type_only))  # fmt: skip
+                row = line_of(self.code.read_lines(importer), imp.line)
+                out.append(ImportSite(importer, imp.line, imp.col, row, site.module,
+                                      site.package, site.subpath, names, imp.style,
+                                      site.esm, False, imp.type_only))  # fmt: skip
         return out
 
     # -- the search -----------------------------------------------------------------------------
