@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from depbot.changelogs.candidates import extract_candidates
+from depbot.changelogs.examples import replaced_values
 from depbot.changelogs.items import (
     DEPRECATION,
     IF_YOU_USED,
@@ -130,6 +131,14 @@ def analyze_section(
             optional = optional_dependency_candidates(text, package)
             if optional:
                 category, cands = "breaking", optional
+        if (
+            category in ("info", "breaking")
+            and not cands
+            and not _NOT_A_BREAK_CTX.search(f"{raw.context} {raw.parent}")
+        ):  # "To upgrade, change: <old config> Into: <new one>": the values the old one drops
+            replaced = replaced_values(text, raw.blocks)
+            if replaced:
+                category, cands = "breaking", replaced
         if category == "info" and not removes_deprecated:
             continue
         deprecates: list[Candidate] = []

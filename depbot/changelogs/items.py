@@ -147,6 +147,7 @@ class _Raw:
     parent: str  # the enclosing bullet's own text
     code: list[str] = field(default_factory=list)
     heading: bool = False  # a heading that names what is gone: the text under it explains it
+    blocks: list[list[str]] = field(default_factory=list)  # ``code``, one list per fenced block
 
 
 _NAMES_A_REMOVAL = re.compile(
@@ -209,6 +210,7 @@ class _ItemReader:
         if self.in_code:
             if self.code_target is not None:
                 self.code_target.code.append(line)
+                self.code_target.blocks[-1].append(line)
             return 1
         if not line.strip():
             self.para, self.blank = None, True
@@ -253,6 +255,8 @@ class _ItemReader:
                 if self.stack
                 else self.para or (self.items[-1] if self.items else None)
             )
+            if self.code_target is not None:
+                self.code_target.blocks.append([])
 
     def _open_bullet(self, b: re.Match[str]) -> None:
         """A bullet: a new item, a child of the open bullet it is indented under."""

@@ -16,7 +16,7 @@ from depbot.core.errors import ToolError
 from depbot.symbols.facts import SymbolHit, SymbolResult
 
 _MAX_HITS = 20
-_VALUE = re.compile(r"[A-Za-z][\w.:-]{1,60}")
+_VALUE = re.compile(r"[A-Za-z@][\w.:/@-]{1,100}")  # `prettier/@typescript-eslint` too
 
 
 def distinctive(value: str) -> bool:

@@ -598,3 +598,23 @@ def test_a_behaviour_changed_for_one_kind_of_value_reaches_what_is_given_that_ki
     assert extract_candidates(text, context="Breaking", package="pkg")[0] == [
         Candidate("parse", "arg_kind", arg="when-string")
     ]
+
+
+def test_a_before_and_after_example_names_the_values_the_old_form_passes():
+    # "To upgrade, change: <old config> Into: <new>": the string values only the old block
+    # passes are searched as literals (a config file's `extends` entries); an item without
+    # such a pair, or with no word that the old form must go, gives none
+    body = (
+        "- Changed: All configs have been merged into one!\n\n  To upgrade, change:\n\n"
+        '  ```json\n  {"extends": ["other", "prettier", "prettier/react", "plugin:x/y"]}\n  ```\n\n'
+        '  Into:\n\n  ```json\n  {"extends": ["other", "prettier", "plugin:x/y"]}\n  ```\n'
+    )
+    (item,) = analyze_section(body)
+    assert (item.category, [(c.symbol, c.kind) for c in item.candidates]) == (
+        "breaking", [("prettier/react", "string_value")])  # fmt: skip
+    optional = body.replace("To upgrade, change", "You can simplify")  # a way that also works
+    assert analyze_section(optional) == []
+    two = body.replace("To upgrade, change:", "To upgrade, see:").replace("Into:", "Or:")
+    assert analyze_section(two) == []  # two examples, no before and after
+    words = body.replace('"prettier/react"', '"react"')  # a plain word is not searched alone
+    assert analyze_section(words) == []

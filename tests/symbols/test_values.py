@@ -48,3 +48,20 @@ def test_a_plain_word_is_weak_and_a_non_value_is_refused(tmp_path):
         search.search(SymbolQuery("npm", "chartkit", "a b", kind="string_value"))
     assert distinctive("ip-address") and distinctive("horizontalBar")
     assert not distinctive("bar") and not distinctive("legacy")
+
+
+def test_a_config_id_with_a_slash_or_a_scope_is_a_value_to_look_for(tmp_path):
+    # `extends: ["prettier/@typescript-eslint"]` in .eslintrc.js: a shareable config's path
+    (tmp_path / ".eslintrc.js").write_text(
+        'module.exports = {\n  extends: [\n    "prettier",\n    "prettier/@typescript-eslint",\n'
+        '    // "prettier/react",\n  ],\n}\n'
+    )
+    search = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    res = search.search(
+        SymbolQuery("npm", "eslint-config-x", "prettier/@typescript-eslint", kind="string_value")
+    )
+    assert [(h.path, h.line, h.evidence) for h in res.hits] == [(".eslintrc.js", 4, "strong")]
+    react = search.search(
+        SymbolQuery("npm", "eslint-config-x", "prettier/react", kind="string_value")
+    )
+    assert react.hits == [] and react.excluded == {"a comment": 1}
