@@ -66,6 +66,32 @@ dist = false
 """
 
 
+def _mirrors(
+    tmp_path: Path, client: tuple[str, dict[str, str]], upstream: tuple[str, dict[str, str], str]
+) -> tuple[Path, str]:
+    """A mirror root with the client (repo, files) and the upstream (repo, files, tag); the
+    root and the client's commit."""
+    mirrors = tmp_path / "mirrors"
+    mirrors.mkdir()
+    commit = _mirror(mirrors, *client)
+    _mirror(mirrors, *upstream)
+    return mirrors, commit
+
+
+def _build_argv(tmp_path: Path, cases: Path, mirrors: Path) -> list[str]:
+    """``build`` of every spec in ``cases`` into tmp_path/built, downloads cached in dl."""
+    return ["build", "--cases", str(cases), "--mirror", str(mirrors),
+            "--out", str(tmp_path / "built"), "--downloads", str(tmp_path / "dl")]  # fmt: skip
+
+
+def _one_case(tmp_path: Path, name: str, spec: str) -> Path:
+    """A cases folder holding the one spec ``name``.toml."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / f"{name}.toml").write_text(spec)
+    return cases
+
+
 def _registry(root: Path, versions: list[str]) -> FakeUpstream:
     """A loopback PyPI that lists PyYAML's ``versions``."""
     folder = root / "pip" / "PyYAML"
@@ -159,11 +185,11 @@ def test_artifacts_are_trimmed_as_the_readme_says():
 
 def test_also_packages_are_built_as_dist_only_folders(tmp_path: Path, monkeypatch, capsys):
     tool = load_tool()
-    mirrors = tmp_path / "mirrors"
-    mirrors.mkdir()
-    commit = _mirror(mirrors, "acme/client", {"app/cfg.py": "import yaml\n",
-                                              "requirements.txt": "PyYAML>=5\n"})  # fmt: skip
-    _mirror(mirrors, "yaml/pyyaml", {"docs/CHANGES.rst": "6.0\n* Loader required\n"}, "6.0.1")
+    mirrors, commit = _mirrors(
+        tmp_path,
+        ("acme/client", {"app/cfg.py": "import yaml\n", "requirements.txt": "PyYAML>=5\n"}),
+        ("yaml/pyyaml", {"docs/CHANGES.rst": "6.0\n* Loader required\n"}, "6.0.1"),
+    )
     asked = []
 
     def fake_pip(package: str, version: str, cache: Path):
@@ -174,16 +200,12 @@ def test_also_packages_are_built_as_dist_only_folders(tmp_path: Path, monkeypatc
         )
 
     monkeypatch.setattr(tool.dist, "pip_artifact", fake_pip)
-    cases = tmp_path / "cases"
-    cases.mkdir()
     spec = SPEC.format(commit=commit) + (
         '\n[[also]]\npackage = "types-PyYAML"\nversions = ["5.4.0", "6.0.0"]\n'
     )
-    (cases / "pip-pyyaml-x.toml").write_text(spec)
     out = tmp_path / "built"
-    argv = ["build", "--cases", str(cases), "--mirror", str(mirrors), "--out", str(out),
-            "--downloads", str(tmp_path / "dl")]  # fmt: skip
-    assert tool.main(argv) == 0, capsys.readouterr().out
+    cases = _one_case(tmp_path, "pip-pyyaml-x", spec)
+    assert tool.main(_build_argv(tmp_path, cases, mirrors)) == 0, capsys.readouterr().out
     assert asked == [("types-PyYAML", "5.4.0"), ("types-PyYAML", "6.0.0")]  # dist = false
     also = out / "pip-pyyaml-x" / "upstream" / "pip" / "types-PyYAML"
     files = sorted(str(p.relative_to(also)) for p in also.rglob("*") if p.is_file())
@@ -225,11 +247,13 @@ def test_the_types_release_depbot_reads_is_served_beside_an_untyped_release(
     # a real registry serves `@types/x` too: depbot reads it for a release without
     # declarations, so the built case serves the release it would pick for each side
     tool = load_tool()
-    mirrors = tmp_path / "mirrors"
-    mirrors.mkdir()
-    commit = _mirror(mirrors, "acme/web", {"src/a.ts": "import { f } from 'x'\nf()\n",
-                                           "package.json": '{"dependencies": {"x": "^1.2.0"}}'})  # fmt: skip
-    _mirror(mirrors, "acme/x", {"CHANGELOG.md": "## 2.0.0\n- removed `f`\n"}, "v2.0.0")
+    client = {"src/a.ts": "import { f } from 'x'\nf()\n",
+              "package.json": '{"dependencies": {"x": "^1.2.0"}}'}  # fmt: skip
+    mirrors, commit = _mirrors(
+        tmp_path,
+        ("acme/web", client),
+        ("acme/x", {"CHANGELOG.md": "## 2.0.0\n- removed `f`\n"}, "v2.0.0"),
+    )
     asked = []
 
     def fake_npm(package: str, version: str, cache: Path):
@@ -250,13 +274,9 @@ def test_the_types_release_depbot_reads_is_served_beside_an_untyped_release(
     monkeypatch.setattr(tool.dist, "npm_artifact", fake_npm)
     monkeypatch.setattr(tool.dist, "npm_published", fake_published)
     monkeypatch.setattr(tool.dist, "released_versions", lambda *a: ["1.2.0", "2.0.0"])
-    cases = tmp_path / "cases"
-    cases.mkdir()
-    (cases / "npm-x-2-f.toml").write_text(NPM_SPEC.format(commit=commit))
     out = tmp_path / "built"
-    argv = ["build", "--cases", str(cases), "--mirror", str(mirrors), "--out", str(out),
-            "--downloads", str(tmp_path / "dl")]  # fmt: skip
-    assert tool.main(argv) == 0, capsys.readouterr().out
+    cases = _one_case(tmp_path, "npm-x-2-f", NPM_SPEC.format(commit=commit))
+    assert tool.main(_build_argv(tmp_path, cases, mirrors)) == 0, capsys.readouterr().out
     # the old side (1.2.0, untyped) takes the newest of its major.minor; 2.0.0 needs none
     assert asked == [("x", "1.2.0"), ("x", "2.0.0"), ("@types/x", "1.2.5")]
     types = out / "npm-x-2-f" / "upstream" / "npm" / "@types/x"
