@@ -57,9 +57,15 @@ _DROPPED = (
         rf"(?P<pkg>{_NAME})\s+(?:v|versions?\s+)?{_OLD}\s+(?:is|are)\s+(?:not|no\s+longer)\s+supported",
         re.I,
     ),
-    re.compile(
-        rf"\bdrop(?:ped|s)?\s+support\s+for\s+(?P<pkg>{_NAME})\s+(?:v|versions?\s+)?{_OLD}"
+    re.compile(  # "drop support for ESLint v3", "remove: support for koa 1"
+        rf"\b(?:drop(?:ped|s)?|remov(?:e|ed|es))\s*:?\s+support\s+for\s+(?P<pkg>{_NAME})\s+"
+        rf"(?:v|versions?\s+)?{_OLD}"
         r"(?![\w.]|\s*(?:and|or|,)\s*(?:below|lower|older|earlier))",
+        re.I,
+    ),
+    re.compile(  # "dropped koa 1 support"
+        rf"\b(?:drop(?:ped|s)?|remov(?:e|ed|es))\s+(?P<pkg>{_NAME})\s+(?:v|versions?\s+)?{_OLD}"
+        r"\s+support\b",
         re.I,
     ),
 )
@@ -81,12 +87,25 @@ _RUNTIMES = re.compile(
 _PACKAGE = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*")
 
 
+# "… ESLint v3 and v4", "… koa 1, 2": the other versions the item drops with the first
+_MORE_OLD = re.compile(r"(?:\s*(?:,|and|or|&|/)\s*`?v?(\d+(?:\.\d+)?)(?:\.x)?`?(?![\w.]))+")
+
+
+def _last_dropped(m: re.Match[str], sentence: str) -> str:
+    """The newest version a dropped-support match names, its list included."""
+    more = _MORE_OLD.match(sentence, m.end())
+    olds = [m.group("old"), *re.findall(r"\d+(?:\.\d+)?", more.group(0) if more else "")]
+    return max(olds, key=lambda v: [int(p) for p in v.split(".")])
+
+
 def floor_candidates(sentence: str, package: str) -> list[Candidate]:
     """The packages (other than ``package``) a sentence says the release needs at a lowest
     version, each a ``version_floor`` candidate with that version."""
     out: list[Candidate] = []
     found = [(m, m.group("ver")) for p in _FLOORS for m in p.finditer(sentence)]
-    found += [(m, _next(m.group("old"))) for p in _DROPPED for m in p.finditer(sentence)]
+    found += [
+        (m, _next(_last_dropped(m, sentence))) for p in _DROPPED for m in p.finditer(sentence)
+    ]
     for m, version in found:
         name = m.group("pkg").strip("`").lower()
         if _RUNTIMES.match(name) or not _PACKAGE.fullmatch(name) or name == package:

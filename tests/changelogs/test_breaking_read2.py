@@ -323,6 +323,10 @@ def test_another_package_needed_at_a_lowest_version():
     assert floors("`2` version of `less` is not supported anymore") == [("less", "3")]
     assert floors("Drop support for TypeScript 3.9") == [("typescript", "3.10")]
     assert floors("webpack 4 is no longer supported") == [("webpack", "5")]
+    # a removal worded as a label or after the name; a list of versions drops the newest too
+    assert floors("remove: support for koa 1") == [("koa", "2")]
+    assert floors("dropped koa 1 support") == [("koa", "2")]
+    assert floors("Drop support for ESLint v3 and v4 (2326231)") == [("eslint", "5")]
     # runtimes are no packages a manifest installs
     assert floors("Drop support for Node v10") == []
     assert floors("Commander 9 requires Node.js v12.20.0 or higher") == []
