@@ -26,8 +26,10 @@ __all__ = ["floor_uses"]
 
 
 def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
-               imports: ImportReport) -> SymbolResult:  # fmt: skip
-    """Hits where the checkout installs ``dep`` below ``floor`` (or imports it undeclared)."""
+               imports: ImportReport, uses: ImportReport | None = None) -> SymbolResult:  # fmt: skip
+    """Hits where the checkout installs ``dep`` below ``floor`` (or imports it undeclared);
+    with such a hit, each place the code loads ``package`` (``uses``) is one too: there the
+    release meets the ``dep`` it cannot work with (`app.use(logger())` on koa 1)."""
     eco = ecosystems.get(ecosystem)
     need = eco.parse_version(floor) or eco.parse_version(f"{floor}.0")
     if need is None:
@@ -67,6 +69,9 @@ def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
         raise ToolError(f"whether {dep} is {floor} or newer cannot be told: {untold[0]}")
     if hits:
         note = f"{len(hits)} place(s) where {dep} may be below {floor}"
+        why = f"loads {package}, which now needs {dep} {floor} or newer"
+        hits += [SymbolHit(s.path, s.line, s.col, s.text, "code", "strong", why)
+                 for s in (uses.sites if uses is not None else []) if not s.type_only]  # fmt: skip
     elif met:
         note = f"{dep} meets {floor}: " + "; ".join(met[:4])
     else:

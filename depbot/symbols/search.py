@@ -256,7 +256,7 @@ class SymbolSearch(PyBindings, JsBindings):
             return self._other_package(ecosystem, package, symbol)
         if kind == "version_floor":  # "versions of `graphql` prior to 15.3.0": what is installed
             return floor_uses(self.code, ecosystem, package, symbol, query.arg.strip(),
-                              self.report(ecosystem, symbol))  # fmt: skip
+                              self.report(ecosystem, symbol), self.report(ecosystem, package))  # fmt: skip
         if kind == "required_use":
             eco = ecosystems.get(ecosystem)
             return required_uses(

@@ -325,11 +325,15 @@ def test_the_installed_version_of_a_package_the_release_needs_newer(tmp_path):
         "package.json": '{"name": "a", "dependencies": {"gqlserver": "^2.16.1", "graphql": "^14.7.0"}}\n',
         "package-lock.json": json.dumps(lock),
         "web/package.json": '{"name": "web", "dependencies": {"graphql": "^15.5.0"}}\n',
+        "server.js": "const { ApolloServer } = require('gqlserver');\n",
+        "types.ts": "import type { Config } from 'gqlserver';\n",
     })  # fmt: skip
     s = SymbolSearch(CodeSearch(tmp_path, Settings()))
     r = s.search(SymbolQuery("npm", "gqlserver", "graphql", kind="version_floor", arg="15.3.0"))
-    assert [(h.path, h.evidence) for h in r.hits] == [("package.json", "strong")]
-    assert "14.7.0" in r.hits[0].why
+    # the manifest below the floor, and where the code loads the release that needs more
+    assert [(h.path, h.evidence) for h in r.hits] == [("package.json", "strong"),
+                                                      ("server.js", "strong")]  # fmt: skip
+    assert "14.7.0" in r.hits[0].why and "needs graphql 15.3.0" in r.hits[1].why
     none = s.search(SymbolQuery("npm", "gqlserver", "react", kind="version_floor", arg="16.8"))
     assert none.hits == [] and "neither declares nor imports react" in none.note
 
