@@ -53,12 +53,13 @@ _DROPPED = (
         r"(?:not|no\s+longer)\s+supported",
         re.I,
     ),
-    re.compile(
-        rf"(?P<pkg>{_NAME})\s+(?:v|versions?\s+)?{_OLD}\s+(?:is|are)\s+(?:not|no\s+longer)\s+supported",
+    re.compile(  # "webpack 4 is no longer supported", "webpack@4 no longer supported"
+        rf"(?P<pkg>{_NAME})(?:\s+|@)(?:v|versions?\s+)?{_OLD}\s+(?:(?:is|are)\s+)?"
+        r"(?:not|no\s+longer)\s+supported",
         re.I,
     ),
-    re.compile(  # "drop support for ESLint v3", "remove: support for koa 1"
-        rf"\b(?:drop(?:ped|s)?|remov(?:e|ed|es))\s*:?\s+support\s+for\s+(?P<pkg>{_NAME})\s+"
+    re.compile(  # "drop support for ESLint v3", "remove: support for koa 1", "Remove support rollup 1.x"
+        rf"\b(?:drop(?:ped|s)?|remov(?:e|ed|es))\s*:?\s+support\s+(?:for\s+)?(?P<pkg>{_NAME})\s+"
         rf"(?:v|versions?\s+)?{_OLD}"
         r"(?![\w.]|\s*(?:and|or|,)\s*(?:below|lower|older|earlier))",
         re.I,

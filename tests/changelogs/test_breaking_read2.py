@@ -327,6 +327,10 @@ def test_another_package_needed_at_a_lowest_version():
     assert floors("remove: support for koa 1") == [("koa", "2")]
     assert floors("dropped koa 1 support") == [("koa", "2")]
     assert floors("Drop support for ESLint v3 and v4 (2326231)") == [("eslint", "5")]
+    assert floors("webpack@4 no longer supported") == [("webpack", "5")]
+    assert floors("**Breaking change** Remove support rollup 1.x (actually some …)") == [
+        ("rollup", "2")
+    ]
     # runtimes are no packages a manifest installs
     assert floors("Drop support for Node v10") == []
     assert floors("Commander 9 requires Node.js v12.20.0 or higher") == []
