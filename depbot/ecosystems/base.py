@@ -42,9 +42,15 @@ class Ecosystem(Protocol):
     # declares every input): a used name the old release lacks is then the code's own error,
     # not a part of the package the model could not see (apidiff/fates.py)
     whole_interface: bool
+    lock_files: tuple[str, ...]  # the file names of its locks, which ``locked`` reads
 
     def is_manifest(self, path: Path) -> bool:
         """Whether the checkout's file ``path`` is a manifest of this ecosystem."""
+        ...
+
+    def locked(self, lock: str, text: str, name: str) -> set[str]:
+        """The versions of ``name`` a lock file (``lock``, one of ``lock_files``; its
+        ``text``) installs, whether a manifest declares it or another package brings it."""
         ...
 
     def read_manifest(

@@ -7,7 +7,9 @@ its lock (the locked version, else the pinned one, else the range's lowest): one
 floor is a hit at its declaration; one at or above it meets the need; none below it and
 one whose version cannot be told (``"latest"``, a tag), or a package no manifest declares that
 the code imports, is a search that could not answer (``ToolError``: the update stays
-unknown, never safe). A package the code neither declares nor imports is no use at all.
+unknown, never safe). A package no manifest declares may still be installed, brought by
+another package: what the lock files install of it is read the same way. One the code
+neither declares, imports nor has in a lock is no use at all.
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
                                       "strong", why))  # fmt: skip
             else:
                 met.append(f"{d.manifest}: {shown}")
+    if not hits and not met and not untold:  # no manifest declares it: another package may
+        for lock, version in _brought(code, eco, dep, secrets):  # bring it, as its lock says
+            v = eco.parse_version(version)
+            if v is None or v < need:  # the release may meet it: whether it does, not told
+                untold.append(f"{lock} installs {dep} {version}, which another package brings")
+            else:
+                met.append(f"{lock}: {dep} {version}")
     if not hits and not met and not untold and imports.sites:
         site = imports.sites[0]
         untold.append(f"{site.path}:{site.line} imports {dep}, which no manifest declares")
@@ -77,3 +86,17 @@ def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
     else:
         note = f"this code neither declares nor imports {dep}"
     return SymbolResult(dep, "version_floor", hits, len(hits), False, {}, note)
+
+
+def _brought(code: Any, eco: Any, dep: str, secrets: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(lock file, version) for each version of ``dep`` a lock of the checkout installs."""
+    out = []
+    for rel in code.files():
+        if rel.rsplit("/", 1)[-1] not in eco.lock_files or refusal(code.root, rel, secrets):
+            continue
+        try:
+            text = (code.root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        out += [(rel, v) for v in sorted(eco.locked(rel, text, dep))]
+    return out

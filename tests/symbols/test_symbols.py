@@ -351,3 +351,27 @@ def test_an_installed_version_that_cannot_be_told_is_no_answer(tmp_path):
         s.search(SymbolQuery("npm", "tidy", "react", kind="version_floor", arg="16.8"))
     with pytest.raises(ToolError, match="which no manifest declares"):
         s.search(SymbolQuery("npm", "tidy", "graphql", kind="version_floor", arg="15.3.0"))
+
+
+def test_a_package_no_manifest_declares_is_read_in_the_lock_that_another_package_brings(tmp_path):
+    # the plugin now needs bundler 5; the app declares no bundler, its toolkit brings one: a
+    # lock that installs bundler 4 leaves it untold (never safe), one with bundler 5 meets it
+    lock = {
+        "lockfileVersion": 2,
+        "packages": {"": {"name": "a"}, "node_modules/bundler": {"version": "4.46.0"},
+                     "node_modules/kit-scripts": {"version": "4.0.3"}},
+    }  # fmt: skip
+    write_tree(tmp_path, {
+        "package.json": '{"name": "a", "devDependencies": {"kit-scripts": "4.0.3", "plug": "^4"}}\n',
+        "package-lock.json": json.dumps(lock),
+    })  # fmt: skip
+    from depbot.core.errors import ToolError
+
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    with pytest.raises(ToolError, match="installs bundler 4.46.0, which another package brings"):
+        s.search(SymbolQuery("npm", "plug", "bundler", kind="version_floor", arg="5"))
+    lock["packages"]["node_modules/bundler"]["version"] = "5.1.0"
+    (tmp_path / "package-lock.json").write_text(json.dumps(lock))
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    met = s.search(SymbolQuery("npm", "plug", "bundler", kind="version_floor", arg="5"))
+    assert met.hits == [] and "meets 5" in met.note

@@ -44,6 +44,10 @@ class GitHubActions:
     name_noun = "an action (owner/repo or owner/repo/path)"
     requirements_folder = ".github/workflows"  # Dependabot reads it for the directory "/"
     whole_interface = True  # action.yml declares every input and output
+    lock_files: tuple[str, ...] = ()
+
+    def locked(self, lock: str, text: str, name: str) -> set[str]:
+        return set()  # a workflow pins each action where it uses it
 
     def is_manifest(self, path: Path) -> bool:
         from depbot.ecosystems.github_actions import manifests

@@ -48,6 +48,14 @@ class Npm:
     name_noun = "an npm package name"
     requirements_folder = None
     whole_interface = False
+    lock_files = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml")
+
+    def locked(self, lock: str, text: str, name: str) -> set[str]:
+        from depbot.ecosystems.npm.locks import parse_npm_lock
+
+        read, _ = parse_npm_lock(lock.rsplit("/", 1)[-1], text, lock)
+        found = set(read.by_name.get(name, set()))
+        return found | ({read.importer[name]} if name in read.importer else set())
 
     def is_manifest(self, path: Path) -> bool:
         from depbot.ecosystems.npm import manifests  # its readers load only when a scan runs

@@ -36,7 +36,11 @@ class Pip:
     range_syntax = "a PEP 440 version specifier"
     name_noun = "a pip distribution name"
     whole_interface = False
+    lock_files: tuple[str, ...] = ()
     requirements_folder = "requirements"  # Dependabot reads requirements/*.txt from the parent
+
+    def locked(self, lock: str, text: str, name: str) -> set[str]:
+        return set()  # not yet: what poetry.lock / uv.lock pin for other packages is not read
 
     def is_manifest(self, path: Path) -> bool:
         from depbot.ecosystems.pip import manifests  # its readers load only when a scan runs
