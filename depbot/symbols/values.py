@@ -3,8 +3,9 @@ type was removed", "the `legacy` mode is no longer supported". Code passes such 
 string literal, often far from any import of the package (a chart's config object in a data
 module, a setting in a config file), so the literal is the use: each whole string literal
 equal to the value is a hit. The value's distinctiveness is the confidence: a camelCase,
-kebab-, snake- or dotted value of six characters or more is a strong use; a plain word
-(`bar`, `line`) is weak, one to check, never a break on its own. Comments are set aside.
+kebab-, snake-, dotted or slashed value of six characters or more is a strong use; a plain word
+(`bar`, `line`) is weak: one to check (the update stays unknown), never a break on its own
+and never set aside. Comments are set aside.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from typing import Any
 
 from depbot.core.errors import ToolError
+from depbot.symbols.callshape import WEAK_USE
 from depbot.symbols.facts import SymbolHit, SymbolResult
 
 _MAX_HITS = 20
@@ -22,7 +24,7 @@ _VALUE = re.compile(r"[A-Za-z@][\w.:/@-]{1,100}")  # `prettier/@typescript-eslin
 def distinctive(value: str) -> bool:
     """Whether a string value is unlikely to mean anything else: six characters or more,
     with an inner capital or a separator (``horizontalBar``, ``ip-address``, ``v1.legacy``)."""
-    return len(value) >= 6 and bool(re.search(r"[a-z][A-Z]|[A-Za-z0-9][-_.:][A-Za-z0-9]", value))
+    return len(value) >= 6 and bool(re.search(r"[a-z][A-Z]|[A-Za-z0-9][-_.:/]@?[A-Za-z0-9]", value))
 
 
 def string_value_uses(code: Any, value: str) -> SymbolResult:
@@ -40,7 +42,11 @@ def string_value_uses(code: Any, value: str) -> SymbolResult:
             why = "a comment" if h.context == "comment" else "not the whole string"
             excluded[why] = excluded.get(why, 0) + 1
             continue
-        why = f"passes the string '{value}'" + ("" if strong else " (a plain word: check it)")
+        why = (  # a plain word may mean something else here: a use to check, never set aside
+            f"passes the string '{value}'"
+            if strong
+            else f"{WEAK_USE}: passes the string '{value}', a plain word that may mean another thing"
+        )
         hits.append(SymbolHit(h.path, h.line, h.col, h.text, "code",
                               "strong" if strong else "weak", why))  # fmt: skip
     return SymbolResult(
