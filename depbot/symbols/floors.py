@@ -15,6 +15,7 @@ neither declares, imports nor has in a lock is no use at all.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from depbot import ecosystems
 from depbot.core.confine import refusal
 from depbot.core.errors import InputError, ToolError
 from depbot.search.sites import ImportReport
+from depbot.symbols.callshape import WEAK_USE
 from depbot.symbols.facts import SymbolHit, SymbolResult
 
 __all__ = ["floor_uses"]
@@ -78,9 +80,13 @@ def floor_uses(code: Any, ecosystem: str, package: str, dep: str, floor: str,
         raise ToolError(f"whether {dep} is {floor} or newer cannot be told: {untold[0]}")
     if hits:
         note = f"{len(hits)} place(s) where {dep} may be below {floor}"
+        live = [s for s in (uses.sites if uses is not None else []) if not s.type_only]
         why = f"loads {package}, which now needs {dep} {floor} or newer"
-        hits += [SymbolHit(s.path, s.line, s.col, s.text, "code", "strong", why)
-                 for s in (uses.sites if uses is not None else []) if not s.type_only]  # fmt: skip
+        if uses is not None and not live:  # nothing here loads the release (a commented-out
+            # require, or a tool that loads it by name): whether it meets the old dep is open
+            hits = [replace(h, evidence="weak", why=f"{WEAK_USE}: {h.why}; nothing in this "
+                            f"checkout imports {package}") for h in hits]  # fmt: skip
+        hits += [SymbolHit(s.path, s.line, s.col, s.text, "code", "strong", why) for s in live]
     elif met:
         note = f"{dep} meets {floor}: " + "; ".join(met[:4])
     else:

@@ -334,6 +334,13 @@ def test_the_installed_version_of_a_package_the_release_needs_newer(tmp_path):
     assert [(h.path, h.evidence) for h in r.hits] == [("package.json", "strong"),
                                                       ("server.js", "strong")]  # fmt: skip
     assert "14.7.0" in r.hits[0].why and "needs graphql 15.3.0" in r.hits[1].why
+    # nothing imports the release (its require commented out): the old graphql is one to
+    # check, never a break on its own
+    (tmp_path / "server.js").write_text("// const { ApolloServer } = require('gqlserver');\n")
+    s = SymbolSearch(CodeSearch(tmp_path, Settings()))
+    r = s.search(SymbolQuery("npm", "gqlserver", "graphql", kind="version_floor", arg="15.3.0"))
+    assert [(h.path, h.evidence) for h in r.hits] == [("package.json", "weak")]
+    assert r.hits[0].why.startswith("may be a use") and "imports gqlserver" in r.hits[0].why
     none = s.search(SymbolQuery("npm", "gqlserver", "react", kind="version_floor", arg="16.8"))
     assert none.hits == [] and "neither declares nor imports react" in none.note
 
