@@ -151,8 +151,6 @@ def _config_sites(
 # files that may load a package's file by its path in node_modules: tool configs
 # (`angular.json` scripts and styles, `karma.conf.js` files), pages, stylesheets
 PATH_GLOBS = ("*.json", "*.html", "*.htm", "*.css", "*.scss", "*.sass", "*.less", "*.yml", "*.yaml")
-# a package manager's record of what it installed: keys, not loads
-_LOCK_FILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml"})
 
 
 def _path_sites(cs: CodeSearch, eco: Ecosystem, package: str) -> list[ImportSite]:
@@ -164,7 +162,7 @@ def _path_sites(cs: CodeSearch, eco: Ecosystem, package: str) -> list[ImportSite
     out: list[ImportSite] = []
     globs = (*eco.source_globs, *PATH_GLOBS)
     for path in cs.files_containing(rf"node_modules/{rust_escape(package)}/", globs):
-        if path.rsplit("/", 1)[-1] in _LOCK_FILES:
+        if path.rsplit("/", 1)[-1] in eco.lock_files:  # what it installed: keys, not loads
             continue
         try:
             lines = cs.read_lines(path)
