@@ -163,11 +163,17 @@ class SymbolSearch(PyBindings, JsBindings):
                 for export, value in made:
                     names.update(bound(export, value, imp.names))
                 if names:
-                    row = line_of(self.code.read_lines(importer), imp.line)
-                    out.append(ImportSite(importer, imp.line, imp.col, row, site.module,
-                                          site.package, site.subpath, names, imp.style,
-                                          site.esm, False, imp.type_only))  # fmt: skip
+                    out.append(self._imported_at(importer, imp, site, names))
         return out
+
+    def _imported_at(
+        self, importer: str, imp: JsImport, site: ImportSite, names: dict[str, str]
+    ) -> ImportSite:
+        """The import ``imp`` of ``importer`` (of a module of the checkout) as an import of
+        ``site``'s package there, binding ``names``."""
+        row = line_of(self.code.read_lines(importer), imp.line)
+        return ImportSite(importer, imp.line, imp.col, row, site.module, site.package,
+                          site.subpath, names, imp.style, site.esm, False, imp.type_only)  # fmt: skip
 
     def _importers_of(self, path: str, globs: Iterable[str]) -> list[tuple[str, JsImport]]:
         """The imports, in other files of the checkout, that load the module ``path`` (found
@@ -212,10 +218,7 @@ class SymbolSearch(PyBindings, JsBindings):
                     }  # fmt: skip
                     if not names:
                         continue
-                row = line_of(self.code.read_lines(importer), imp.line)
-                out.append(ImportSite(importer, imp.line, imp.col, row, site.module,
-                                      site.package, site.subpath, names, imp.style,
-                                      site.esm, False, imp.type_only))  # fmt: skip
+                out.append(self._imported_at(importer, imp, site, names))
         return out
 
     # -- the search -----------------------------------------------------------------------------
