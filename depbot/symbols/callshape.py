@@ -125,16 +125,27 @@ class CallShapeRules:
         ``non-<kind>``: the call now throws unless given that kind; literals of it are safe."""
         if self.arg.startswith("non-"):
             return self._kind_insisted(call, self.arg[4:], evidence, who)
-        changed = self.arg.startswith("when-")  # behaves otherwise given that kind
-        wanted = self.arg.removeprefix("when-")
+        wanted, changed = self._kind_meant()
         if wanted in call.arg_kinds:
             then = "whose handling of one changed" if changed else "it no longer accepts"
             return evidence, f"{who}, called with a {wanted} literal {then}"
         if call.star or "name" in call.arg_kinds or call.keywords:
-            then = f"the change is for a {wanted}" if changed else f"no longer a {wanted}"
-            return "weak", f"{WEAK_USE}: {who}, passed a value of unknown kind ({then})"
+            return (
+                "weak",
+                f"{WEAK_USE}: {who}, passed a value of unknown kind ({self._unknown_kind()})",
+            )
         self.skip(f"passes no {wanted}")
         return None
+
+    def _kind_meant(self) -> tuple[str, bool]:
+        """The kind of value an ``arg_kind`` names, and whether the change is to how a value
+        of it behaves (``when-number``) rather than its refusal (``number``)."""
+        return self.arg.removeprefix("when-"), self.arg.startswith("when-")
+
+    def _unknown_kind(self) -> str:
+        """What a value of unknown kind may meet: the change for that kind, or its refusal."""
+        wanted, changed = self._kind_meant()
+        return f"the change is for a {wanted}" if changed else f"no longer a {wanted}"
 
     def _kind_insisted(
         self, call: CallShape, wanted: str, evidence: str, who: str

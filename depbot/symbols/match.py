@@ -406,14 +406,13 @@ class Matcher(CallShapeRules, PyJudge, JsJudge):
         kind = code_js.arg_kind(value) if value else ""
         callee = self._js_chain_binding(h.path, use.func_chain) if use.func_chain else None
         ours = callee is not None and callee.kind in ("package", "local-package")
-        changed = self.arg.startswith("when-")  # behaves otherwise given that kind
-        wanted = self.arg.removeprefix("when-")
+        wanted, changed = self._kind_meant()
         if kind == wanted and ours:
             then = "whose handling of one changed" if changed else "which no longer accepts one"
             return "strong", f"sets {self.leaf} to a {kind} in a call of {self.package}, {then}"
         if kind == "name" and ours:
-            then = f"the change is for a {wanted}" if changed else f"no longer a {wanted}"
-            return "weak", f"{WEAK_USE}: sets {self.leaf} to a value of unknown kind ({then})"
+            unknown = self._unknown_kind()
+            return "weak", f"{WEAK_USE}: sets {self.leaf} to a value of unknown kind ({unknown})"
         self.skip(f"gives {self.leaf} no {wanted}" if ours else "object property of the same name")
         return None
 
