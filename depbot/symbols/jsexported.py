@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from depbot.symbols.used import MADE, member_calls
+from depbot.symbols.used import MADE, member_calls, own_calls
 
 WHOLE = "="  # `module.exports = <made>`: the module itself is what the package made
 
@@ -35,11 +35,7 @@ def exported_made(text: str, local: str, imported: str) -> list[tuple[str, str]]
     if imported == "*":
         calls = [(at, f"{made}()") for at, made in member_calls(text, local)]
     else:
-        word = re.escape(local)
-        calls = [
-            (m.start(), f"{'new ' if m.group(1) else ''}{imported}()")
-            for m in re.finditer(rf"(?<![\w$.])(new\s+)?{word}\s*(?:<[^;()]*>)?\(", text)
-        ]
+        calls = [(at, f"{'new ' if new else ''}{imported}()") for at, new in own_calls(text, local)]
     out: list[tuple[str, str]] = []
     for at, made in calls:
         start = max(0, at - 120)

@@ -111,6 +111,17 @@ def member_calls(text: str, local: str) -> list[tuple[int, str]]:
     return [(m.start(), f"{'new ' if m.group(1) else ''}{m.group(2)}") for m in found]
 
 
+def own_calls(text: str, local: str) -> list[tuple[int, bool]]:
+    """(offset, made with ``new``) of each ``local(…)`` and then each ``new local(…)``."""
+    word = re.escape(local)
+    called = re.finditer(rf"(?<![\w$.]){word}\s*(?:<[^;()]*>)?\(", text)
+    made = re.finditer(rf"(?<![\w$.])new\s+{word}\s*(?:<[^;()]*>)?\(", text)
+    return [
+        *((m.start(), False) for m in called if text[max(0, m.start() - 4) : m.start()] != "new "),
+        *((m.start(), True) for m in made),
+    ]
+
+
 def made_by(text: str, local: str) -> list[tuple[str, str]]:
     """``(variable, "create()")`` (or ``"new Pool()"``) for each variable that holds what a
     member of the module object ``local`` made or returned (``const c = lib.create(…)``)."""
@@ -168,15 +179,11 @@ def _made_members(
     (``name`` the module, ``pkg``): ``c.head`` is ``pkg:createClient().head`` /
     ``pkg:new Pool().head`` (``name`` ``pkg:default``: ``pkg:new default().head``); a key of
     ``const { head } = local()`` is one too."""
-    word = re.escape(local)
     if not through:
         _destructured_results(out, text, site.path, local, name, through)
-        for m in re.finditer(rf"(?<![\w$.]){word}\s*(?:<[^;()]*>)?\(", text):
-            if text[max(0, m.start() - 4) : m.start()] != "new ":
-                _returned(out, text, site.path, name, m.start())
         maker = name.replace(":", ":new ", 1) if ":" in name else name
-        for m in re.finditer(rf"(?<![\w$.])new\s+{word}\s*(?:<[^;()]*>)?\(", text):
-            _returned(out, text, site.path, maker, m.start())
+        for at, new in own_calls(text, local):
+            _returned(out, text, site.path, maker if new else name, at)
         return
     for at, made in member_calls(text, local):
         _returned(out, text, site.path, f"{name}:{made}", at)
